@@ -1,0 +1,54 @@
+// AEM version 1 on disk: magic, version, record sizes and the file size the header's counts imply.
+// ../shared/AEM-FORMAT.md is the reference; every constant here is a number from its layout table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace aem {
+
+inline constexpr char kMagic[3] = {'A', 'E', 'M'};
+inline constexpr uint8_t kVersion = 1;
+
+inline constexpr size_t kHeaderSize = 40; // magic, version byte, nine uint32 counts
+inline constexpr size_t kVertexSize = 92;
+inline constexpr size_t kIndexSize = 4;
+inline constexpr size_t kTextureSize = 128;
+inline constexpr size_t kMeshSize = 12;
+inline constexpr size_t kMaterialSize = 12;
+inline constexpr size_t kBoneSize = 80;
+inline constexpr size_t kAnimationSize = 136;
+inline constexpr size_t kSequenceSize = 24;
+inline constexpr size_t kKeyframeSize = 20;
+
+// Texture file names and animation names live in 128-byte NUL-terminated fields.
+inline constexpr size_t kNameFieldSize = 128;
+inline constexpr size_t kMaxNameLength = kNameFieldSize - 1;
+
+// The bones record ends in 12 bytes of zero padding after the matrix and the parent index.
+inline constexpr size_t kBonePaddingSize = 12;
+
+// The reader maps material texture slot 255 to "none" when the file has at most this many
+// textures: the original specification's table says 255 means undefined (its code uses -1).
+inline constexpr uint32_t kLegacyNoTexture = 255;
+
+// The nine counts of the header, in file order.
+struct Counts {
+    uint32_t vertices = 0;
+    uint32_t indices = 0;
+    uint32_t textures = 0;
+    uint32_t meshes = 0;
+    uint32_t materials = 0;
+    uint32_t bones = 0;
+    uint32_t animations = 0;
+    uint32_t sequences = 0;
+    uint32_t keyframes = 0;
+
+    friend bool operator==(const Counts&, const Counts&) = default;
+};
+
+// 40 + 92·V + 4·I + 128·T + 12·M + 12·Mat + 80·B + 136·A + 24·S + 20·K, computed in 64 bits.
+// Never overflows: nine 32-bit counts times records of at most 136 bytes stay below 2^44.
+uint64_t file_size_for(const Counts& counts) noexcept;
+
+} // namespace aem

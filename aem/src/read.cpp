@@ -1,0 +1,254 @@
+// The reader: header, then the size the counts imply (checked before anything is allocated),
+// then the sections in file order.
+#include "bytes.hpp"
+
+#include <aem/io.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <system_error>
+
+namespace aem {
+
+const std::byte* detail::ByteCursor::take(size_t size) {
+    if (size > bytes_.size() - position_) {
+        throw Error(ErrorCode::Truncated, "the file ends inside a record at byte " + std::to_string(position_));
+    }
+    const std::byte* at = bytes_.data() + position_;
+    position_ += size;
+    return at;
+}
+
+namespace {
+
+using detail::ByteCursor;
+
+struct Section {
+    const char* name;
+    uint64_t count;
+    uint64_t record_size;
+};
+
+std::array<Section, 9> sections_of(const Counts& counts) {
+    return {{{"vertex", counts.vertices, kVertexSize},
+             {"index", counts.indices, kIndexSize},
+             {"texture", counts.textures, kTextureSize},
+             {"mesh", counts.meshes, kMeshSize},
+             {"material", counts.materials, kMaterialSize},
+             {"bone", counts.bones, kBoneSize},
+             {"animation", counts.animations, kAnimationSize},
+             {"sequence", counts.sequences, kSequenceSize},
+             {"keyframe", counts.keyframes, kKeyframeSize}}};
+}
+
+std::string describe_bytes(std::span<const std::byte> bytes) {
+    std::string hex;
+    for (std::byte b : bytes) {
+        char buffer[4];
+        std::snprintf(buffer, sizeof buffer, "%02x", std::to_integer<unsigned>(b));
+        if (!hex.empty()) hex += ' ';
+        hex += buffer;
+    }
+    return hex;
+}
+
+// The first section that runs past `file_size`, described for the error message.
+std::string first_section_past(const Counts& counts, uint64_t file_size) {
+    uint64_t offset = kHeaderSize;
+    for (const Section& section : sections_of(counts)) {
+        const uint64_t end = offset + section.count * section.record_size;
+        if (end > file_size) {
+            return "the " + std::string(section.name) + " section (" + std::to_string(section.count) + " × " +
+                   std::to_string(section.record_size) + " bytes from byte " + std::to_string(offset) +
+                   ") would end at byte " + std::to_string(end);
+        }
+        offset = end;
+    }
+    return "the last section ends past the file";
+}
+
+// Throws unless the file is exactly as long as the counts say. Compares in 64 bits, so counts
+// whose sizes wrap around 32 bits cannot pass for a short file.
+void check_file_size(const Counts& counts, uint64_t file_size) {
+    const uint64_t expected = file_size_for(counts);
+    if (file_size < expected) {
+        throw Error(ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(file_size) +
+                                              " bytes but its counts imply " + std::to_string(expected) + "; " +
+                                              first_section_past(counts, file_size));
+    }
+    if (file_size > expected) {
+        throw Error(ErrorCode::TrailingBytes, "the file has " + std::to_string(file_size - expected) +
+                                                  " bytes after the end its counts imply (" +
+                                                  std::to_string(expected) + " bytes of " +
+                                                  std::to_string(file_size) + ")");
+    }
+    if (expected > std::numeric_limits<size_t>::max()) {
+        throw Error(ErrorCode::TooLarge, "the counts imply " + std::to_string(expected) +
+                                             " bytes, more than this machine can address");
+    }
+}
+
+void read_floats(ByteCursor& in, float* values, size_t count) {
+    for (size_t i = 0; i < count; ++i) values[i] = in.f32();
+}
+
+std::string read_name(ByteCursor& in) {
+    const std::string_view field = in.text(kNameFieldSize);
+    return std::string(field.substr(0, field.find('\0'))); // no NUL: all 128 bytes, for validate()
+}
+
+Vertex read_vertex(ByteCursor& in) {
+    Vertex vertex;
+    read_floats(in, vertex.position.data(), 3);
+    read_floats(in, vertex.normal.data(), 3);
+    read_floats(in, vertex.tangent.data(), 3);
+    read_floats(in, vertex.bitangent.data(), 3);
+    read_floats(in, vertex.uv.data(), 2);
+    for (int32_t& index : vertex.bone_indices) index = in.i32();
+    for (float& weight : vertex.bone_weights) weight = in.f32();
+    vertex.extra_bone = in.i32();
+    return vertex;
+}
+
+Mesh read_mesh(ByteCursor& in) {
+    Mesh mesh;
+    mesh.first_index = in.u32();
+    mesh.index_count = in.u32();
+    mesh.material = in.u32();
+    return mesh;
+}
+
+Material read_material(ByteCursor& in, uint32_t texture_count) {
+    // The original table's "255 means undefined", honoured only where 255 cannot be a real index.
+    const bool legacy_none = texture_count <= kLegacyNoTexture;
+    const auto slot = [&] {
+        const int32_t texture = in.i32();
+        return legacy_none && texture == static_cast<int32_t>(kLegacyNoTexture) ? kNone : texture;
+    };
+    Material material;
+    material.base_color_texture = slot();
+    material.normal_texture = slot();
+    material.orm_texture = slot();
+    return material;
+}
+
+Bone read_bone(ByteCursor& in) {
+    Bone bone;
+    for (int column = 0; column < 4; ++column) {
+        for (int row = 0; row < 4; ++row) bone.inverse_bind(row, column) = in.f32();
+    }
+    bone.parent = in.i32();
+    in.skip(kBonePaddingSize);
+    return bone;
+}
+
+Animation read_animation(ByteCursor& in) {
+    Animation animation;
+    animation.name = read_name(in);
+    animation.duration = in.f32();
+    animation.first_sequence = in.u32();
+    return animation;
+}
+
+Sequence read_sequence(ByteCursor& in) {
+    Sequence sequence;
+    for (KeyRange* range : {&sequence.position, &sequence.rotation, &sequence.scale}) {
+        range->first = in.u32();
+        range->count = in.u32();
+    }
+    return sequence;
+}
+
+Keyframe read_keyframe(ByteCursor& in) {
+    Keyframe key;
+    key.time = in.f32();
+    read_floats(in, key.value.data(), 4); // (x, y, z, w)
+    return key;
+}
+
+template <class ReadRecord>
+auto read_section(ByteCursor& in, uint32_t count, ReadRecord read_record) {
+    std::vector<decltype(read_record(in))> records;
+    records.reserve(count); // safe: the file size already proved these bytes exist
+    for (uint32_t i = 0; i < count; ++i) records.push_back(read_record(in));
+    return records;
+}
+
+// Appends `count` bytes from `in`; throws Io when fewer arrive.
+void append_from(std::ifstream& in, std::vector<std::byte>& bytes, size_t count) {
+    const size_t old_size = bytes.size();
+    bytes.resize(old_size + count);
+    in.read(reinterpret_cast<char*>(bytes.data() + old_size), static_cast<std::streamsize>(count));
+    if (static_cast<size_t>(in.gcount()) != count) {
+        throw Error(ErrorCode::Io, "reading failed after " + std::to_string(old_size + in.gcount()) +
+                                       " bytes (did the file change while being read?)");
+    }
+}
+
+} // namespace
+
+Counts read_counts(std::span<const std::byte> bytes) {
+    const auto magic = bytes.first(std::min(bytes.size(), sizeof kMagic));
+    for (size_t i = 0; i < magic.size(); ++i) {
+        if (std::to_integer<char>(magic[i]) != kMagic[i]) {
+            throw Error(ErrorCode::NotAem, "not an AEM file: it starts with bytes " + describe_bytes(magic) +
+                                               ", not \"AEM\" (41 45 4d)");
+        }
+    }
+    if (bytes.size() < kHeaderSize) {
+        throw Error(ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(bytes.size()) +
+                                              " bytes, fewer than the 40-byte AEM header");
+    }
+    const unsigned version = std::to_integer<unsigned>(bytes[3]);
+    if (version != kVersion) {
+        throw Error(ErrorCode::UnsupportedVersion, "AEM version " + std::to_string(version) +
+                                                       " is not supported (this reader reads version 1)");
+    }
+    ByteCursor in(bytes, 4);
+    Counts counts;
+    for (uint32_t* count : {&counts.vertices, &counts.indices, &counts.textures, &counts.meshes, &counts.materials,
+                            &counts.bones, &counts.animations, &counts.sequences, &counts.keyframes}) {
+        *count = in.u32();
+    }
+    return counts;
+}
+
+Model read_model(std::span<const std::byte> bytes) {
+    const Counts counts = read_counts(bytes);
+    check_file_size(counts, bytes.size());
+    ByteCursor in(bytes, kHeaderSize);
+    Model model;
+    model.vertices = read_section(in, counts.vertices, read_vertex);
+    model.indices = read_section(in, counts.indices, [](ByteCursor& c) { return c.u32(); });
+    model.textures = read_section(in, counts.textures, [](ByteCursor& c) { return Texture{read_name(c)}; });
+    model.meshes = read_section(in, counts.meshes, read_mesh);
+    model.materials =
+        read_section(in, counts.materials, [&](ByteCursor& c) { return read_material(c, counts.textures); });
+    model.bones = read_section(in, counts.bones, read_bone);
+    model.animations = read_section(in, counts.animations, read_animation);
+    model.sequences = read_section(in, counts.sequences, read_sequence);
+    model.keyframes = read_section(in, counts.keyframes, read_keyframe);
+    return model;
+}
+
+Model read_file(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) throw Error(ErrorCode::Io, "cannot read: it is a directory");
+    const uintmax_t file_size = std::filesystem::file_size(path, error);
+    if (error) throw Error(ErrorCode::Io, "cannot read: " + error.message());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::Io, "cannot open for reading");
+    // Check the header against the file size before reading a byte more than the header.
+    std::vector<std::byte> bytes;
+    append_from(in, bytes, static_cast<size_t>(std::min<uintmax_t>(file_size, kHeaderSize)));
+    check_file_size(read_counts(bytes), file_size);
+    append_from(in, bytes, static_cast<size_t>(file_size) - bytes.size());
+    return read_model(bytes);
+}
+
+} // namespace aem

@@ -1,0 +1,203 @@
+// The writer: the sections in file order, little-endian by construction, streamed through a
+// small buffer; write_file goes through a temporary name so a failure never leaves half a file.
+#include "bytes.hpp"
+
+#include <aem/io.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+namespace aem {
+
+namespace {
+
+using detail::append_f32;
+using detail::append_i32;
+using detail::append_u32;
+
+constexpr size_t kFlushThreshold = size_t{1} << 16;
+
+// Collects records and hands them to the stream in blocks of about 64 KiB.
+class SectionStream {
+public:
+    explicit SectionStream(std::ostream& out) : out_(out) { buffer_.reserve(kFlushThreshold + kTextureSize); }
+
+    std::string& record() { return buffer_; }
+
+    void end_record() {
+        if (buffer_.size() >= kFlushThreshold) flush();
+    }
+
+    void flush() {
+        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        buffer_.clear();
+        if (!out_) throw Error(ErrorCode::Io, "writing the AEM data failed");
+    }
+
+private:
+    std::ostream& out_;
+    std::string buffer_;
+};
+
+void check_name(const std::string& name, const std::string& owner) {
+    if (name.size() > kMaxNameLength) {
+        throw Error(ErrorCode::NameTooLong, owner + " name is " + std::to_string(name.size()) +
+                                                " bytes; the AEM field holds at most 127 (it is never cut)");
+    }
+    if (name.find('\0') != std::string::npos) {
+        throw Error(ErrorCode::NameTooLong, owner + " name contains a NUL byte, which would end it early");
+    }
+}
+
+// Everything that would make the file say something other than the model: checked up front so
+// a failure writes nothing.
+void check_expressible(const Model& model) {
+    counts_of(model);
+    for (size_t i = 0; i < model.textures.size(); ++i) {
+        check_name(model.textures[i].file_name, "texture " + std::to_string(i));
+    }
+    for (size_t i = 0; i < model.animations.size(); ++i) {
+        check_name(model.animations[i].name, "animation " + std::to_string(i));
+    }
+}
+
+void append_floats(std::string& out, const float* values, size_t count) {
+    for (size_t i = 0; i < count; ++i) append_f32(out, values[i]);
+}
+
+void append_name(std::string& out, const std::string& name) {
+    out += name;
+    out.append(kNameFieldSize - name.size(), '\0');
+}
+
+void write_header(SectionStream& stream, const Counts& counts) {
+    std::string& out = stream.record();
+    out.append(kMagic, sizeof kMagic);
+    out += static_cast<char>(kVersion);
+    for (uint32_t count : {counts.vertices, counts.indices, counts.textures, counts.meshes, counts.materials,
+                           counts.bones, counts.animations, counts.sequences, counts.keyframes}) {
+        append_u32(out, count);
+    }
+    stream.end_record();
+}
+
+void write_vertex(std::string& out, const Vertex& vertex) {
+    append_floats(out, vertex.position.data(), 3);
+    append_floats(out, vertex.normal.data(), 3);
+    append_floats(out, vertex.tangent.data(), 3);
+    append_floats(out, vertex.bitangent.data(), 3);
+    append_floats(out, vertex.uv.data(), 2);
+    for (int32_t index : vertex.bone_indices) append_i32(out, index);
+    for (float weight : vertex.bone_weights) append_f32(out, weight);
+    append_i32(out, vertex.extra_bone);
+}
+
+void write_bone(std::string& out, const Bone& bone) {
+    // Element (row r, column c) at float index c*4 + r, whatever Eigen's storage order.
+    for (int column = 0; column < 4; ++column) {
+        for (int row = 0; row < 4; ++row) append_f32(out, bone.inverse_bind(row, column));
+    }
+    append_i32(out, bone.parent);
+    out.append(kBonePaddingSize, '\0');
+}
+
+void write_animation(std::string& out, const Animation& animation) {
+    append_name(out, animation.name);
+    append_f32(out, animation.duration);
+    append_u32(out, animation.first_sequence);
+}
+
+void write_sequence(std::string& out, const Sequence& sequence) {
+    for (const KeyRange& range : {sequence.position, sequence.rotation, sequence.scale}) {
+        append_u32(out, range.first);
+        append_u32(out, range.count);
+    }
+}
+
+void write_keyframe(std::string& out, const Keyframe& key) {
+    append_f32(out, key.time);
+    append_floats(out, key.value.data(), 4); // (x, y, z, w)
+}
+
+template <class Record, class WriteRecord>
+void write_section(SectionStream& stream, const std::vector<Record>& records, WriteRecord write_record) {
+    for (const Record& record : records) {
+        write_record(stream.record(), record);
+        stream.end_record();
+    }
+}
+
+std::filesystem::path temporary_path_beside(const std::filesystem::path& path) {
+    static std::atomic<unsigned> counter{0};
+    char suffix[48];
+    std::snprintf(suffix, sizeof suffix, ".%08x%04x.part", std::random_device{}(), counter++ & 0xFFFFu);
+    std::filesystem::path temporary = path;
+    temporary += suffix;
+    return temporary;
+}
+
+} // namespace
+
+void write_model(const Model& model, std::ostream& out) {
+    check_expressible(model);
+    SectionStream stream(out);
+    write_header(stream, counts_of(model));
+    write_section(stream, model.vertices, write_vertex);
+    write_section(stream, model.indices, [](std::string& o, uint32_t index) { append_u32(o, index); });
+    write_section(stream, model.textures, [](std::string& o, const Texture& t) { append_name(o, t.file_name); });
+    write_section(stream, model.meshes, [](std::string& o, const Mesh& mesh) {
+        append_u32(o, mesh.first_index);
+        append_u32(o, mesh.index_count);
+        append_u32(o, mesh.material);
+    });
+    write_section(stream, model.materials, [](std::string& o, const Material& material) {
+        append_i32(o, material.base_color_texture);
+        append_i32(o, material.normal_texture);
+        append_i32(o, material.orm_texture);
+    });
+    write_section(stream, model.bones, write_bone);
+    write_section(stream, model.animations, write_animation);
+    write_section(stream, model.sequences, write_sequence);
+    write_section(stream, model.keyframes, write_keyframe);
+    stream.flush();
+}
+
+std::vector<std::byte> to_bytes(const Model& model) {
+    std::ostringstream out(std::ios::binary);
+    write_model(model, out);
+    const std::string text = std::move(out).str();
+    const auto* first = reinterpret_cast<const std::byte*>(text.data());
+    return std::vector<std::byte>(first, first + text.size());
+}
+
+void write_file(const Model& model, const std::filesystem::path& path) {
+    check_expressible(model); // fail before creating anything
+    const std::filesystem::path temporary = temporary_path_beside(path);
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        throw Error(ErrorCode::Io, "cannot create " + temporary.string() + ": " + std::strerror(errno));
+    }
+    try {
+        write_model(model, out);
+        out.close();
+        if (!out) throw Error(ErrorCode::Io, "writing " + temporary.string() + " failed");
+        std::error_code error;
+        std::filesystem::rename(temporary, path, error);
+        if (error) throw Error(ErrorCode::Io, "cannot rename " + temporary.string() + " to " + path.string() +
+                                                  ": " + error.message());
+    } catch (...) {
+        out.close();
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        throw;
+    }
+}
+
+} // namespace aem

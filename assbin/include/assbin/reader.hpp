@@ -1,0 +1,63 @@
+// Reading ASSBIN dumps: full, compressed and shortened, from every Assimp writer since 3.0.
+#pragma once
+
+#include <assbin/error.hpp>
+#include <assbin/types.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace assbin {
+
+// Bounds that keep hostile input from costing unbounded memory or time. Exceeding one throws
+// ParseError with ErrorCode::LimitExceeded naming the limit.
+struct ReadLimits {
+    // Absolute cap on the inflated body of a compressed dump.
+    uint64_t max_inflated_bytes = uint64_t{2} << 30;
+    // Cap relative to the compressed stream size. Deflate cannot exceed about 1032:1, so the
+    // default never rejects a stream a real writer produced.
+    uint64_t max_inflate_ratio = 1100;
+    // Deepest node nesting accepted (the root is depth 1).
+    uint32_t max_node_depth = 1024;
+};
+
+// One chunk as the reader met it, for `assbin tree` and other inspection tools.
+struct ChunkRecord {
+    uint32_t id = 0;
+    uint64_t offset = 0;          // of the chunk head, in the (inflated) file image
+    uint32_t declared_length = 0; // the length field
+    uint64_t actual_length = 0;   // payload bytes the reader consumed (differs for old MESH/SCENE)
+    unsigned depth = 0;           // 0 for SCENE
+    bool skipped = false;         // an unknown chunk stepped over
+    bool complete = false;        // false when reading stopped inside this chunk
+    std::string path;             // "scene/mesh[3]/bone[12]"
+    std::vector<std::pair<std::string, std::string>> fields; // identifying fields: name, counts, key
+};
+
+struct ReadOptions {
+    ReadLimits limits;
+    // When set, every chunk is appended here in file order as it is entered; on a ParseError the
+    // records up to the damage stay, the last ones marked incomplete.
+    std::vector<ChunkRecord>* chunk_trace = nullptr;
+};
+
+// Reads the 512-byte header (and the compressed prefix when the compressed flag is set).
+// Throws ParseError (NotAssbin, Truncated) when the data is not an ASSBIN header.
+Header read_header(std::span<const std::byte> data);
+
+// Reads a whole dump held in memory. Throws ParseError on anything it cannot read; the scene's
+// layout records which writer variant the file came from.
+Scene read_scene(std::span<const std::byte> data, const ReadOptions& options = {});
+
+// Reads a file into memory, then as read_scene. Throws ParseError (code Io) when it cannot be read.
+Scene read_file(const std::filesystem::path& path, const ReadOptions& options = {});
+
+// The whole file's bytes. Throws ParseError (code Io) on failure.
+std::vector<std::byte> load_file_bytes(const std::filesystem::path& path);
+
+} // namespace assbin

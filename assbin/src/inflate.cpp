@@ -1,0 +1,150 @@
+#include "inflate.hpp"
+
+#include <assbin/format.hpp>
+
+#include <zlib.h>
+#if ASSBIN_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace assbin::detail {
+
+namespace {
+
+constexpr uint64_t kStreamOffset = kHeaderSize + 4;
+
+[[noreturn]] void fail(ErrorCode code, const std::string& message) {
+    throw ParseError(code, kStreamOffset, "compressed body", message);
+}
+
+uint64_t inflate_cap(size_t stream_size, const ReadLimits& limits) {
+    const uint64_t ratio_cap = stream_size > std::numeric_limits<uint64_t>::max() / limits.max_inflate_ratio
+                                   ? std::numeric_limits<uint64_t>::max()
+                                   : stream_size * limits.max_inflate_ratio;
+    return std::min(limits.max_inflated_bytes, ratio_cap);
+}
+
+std::string cap_description(uint64_t cap, const ReadLimits& limits) {
+    return std::to_string(cap) + " bytes (limits max_inflated_bytes = " + std::to_string(limits.max_inflated_bytes) +
+           ", max_inflate_ratio = " + std::to_string(limits.max_inflate_ratio) + " x the compressed size)";
+}
+
+// Inflates into a buffer of exactly `expected` bytes; the stream must fill it and end there.
+ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected) {
+    ByteBuffer out{std::unique_ptr<std::byte[]>(new std::byte[std::max<size_t>(expected, 1)]), expected};
+#if ASSBIN_HAVE_LIBDEFLATE
+    libdeflate_decompressor* decompressor = libdeflate_alloc_decompressor();
+    if (!decompressor) fail(ErrorCode::BadCompression, "out of memory for the decompressor");
+    size_t used_in = 0;
+    size_t produced = 0;
+    const libdeflate_result result = libdeflate_zlib_decompress_ex(decompressor, stream.data(), stream.size(),
+                                                                   out.data.get(), expected, &used_in, &produced);
+    libdeflate_free_decompressor(decompressor);
+    if (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
+        fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
+                                            " bytes the size prefix declares");
+    }
+    if (result != LIBDEFLATE_SUCCESS) fail(ErrorCode::BadCompression, "the zlib stream is corrupt");
+#else
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) fail(ErrorCode::BadCompression, "zlib could not start inflating");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data()));
+    z.avail_in = static_cast<uInt>(std::min<size_t>(stream.size(), std::numeric_limits<uInt>::max()));
+    z.next_out = reinterpret_cast<Bytef*>(out.data.get());
+    z.avail_out = static_cast<uInt>(expected);
+    const int status = inflate(&z, Z_FINISH);
+    const size_t used_in = z.total_in;
+    const size_t produced = z.total_out;
+    inflateEnd(&z);
+    if (status == Z_BUF_ERROR && z.avail_out == 0) {
+        fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
+                                            " bytes the size prefix declares");
+    }
+    if (status != Z_STREAM_END) fail(ErrorCode::BadCompression, "the zlib stream is corrupt or cut short");
+#endif
+    if (produced != expected) {
+        fail(ErrorCode::BadCompression, "the stream inflates to " + std::to_string(produced) +
+                                            " bytes, but the size prefix declares " + std::to_string(expected));
+    }
+    if (used_in != stream.size()) {
+        fail(ErrorCode::BadCompression,
+             std::to_string(stream.size() - used_in) + " bytes follow the end of the zlib stream");
+    }
+    return out;
+}
+
+// Inflates a stream of unknown result size (writers up to 4.1.0 stored the compressed length),
+// growing the buffer geometrically up to `cap`.
+ByteBuffer inflate_unknown_size(std::span<const std::byte> stream, uint64_t cap, const ReadLimits& limits) {
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) fail(ErrorCode::BadCompression, "zlib could not start inflating");
+    ByteBuffer out;
+    size_t capacity = 0;
+    size_t consumed = 0;
+    int status = Z_OK;
+    while (status != Z_STREAM_END) {
+        if (out.size == capacity) {
+            if (capacity >= cap) {
+                inflateEnd(&z);
+                throw ParseError(ErrorCode::LimitExceeded, kStreamOffset, "compressed body",
+                                 "the stream inflates to more than " + cap_description(cap, limits));
+            }
+            const size_t grown = static_cast<size_t>(std::min<uint64_t>(cap, std::max<size_t>(capacity * 2, stream.size() * 4 + 4096)));
+            std::unique_ptr<std::byte[]> bigger(new std::byte[grown]);
+            if (out.size) std::memcpy(bigger.get(), out.data.get(), out.size);
+            out.data = std::move(bigger);
+            capacity = grown;
+        }
+        const size_t input_chunk = std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
+        const size_t output_chunk = std::min<size_t>(capacity - out.size, std::numeric_limits<uInt>::max());
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
+        z.avail_in = static_cast<uInt>(input_chunk);
+        z.next_out = reinterpret_cast<Bytef*>(out.data.get() + out.size);
+        z.avail_out = static_cast<uInt>(output_chunk);
+        status = inflate(&z, Z_NO_FLUSH);
+        consumed += input_chunk - z.avail_in;
+        out.size += output_chunk - z.avail_out;
+        if (status == Z_BUF_ERROR && z.avail_out != 0) {
+            inflateEnd(&z);
+            fail(ErrorCode::BadCompression, "the zlib stream is cut short");
+        }
+        if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
+            inflateEnd(&z);
+            fail(ErrorCode::BadCompression, "the zlib stream is corrupt (" + std::string(z.msg ? z.msg : "no detail") + ")");
+        }
+    }
+    inflateEnd(&z);
+    if (consumed != stream.size()) {
+        fail(ErrorCode::BadCompression,
+             std::to_string(stream.size() - consumed) + " bytes follow the end of the zlib stream");
+    }
+    return out;
+}
+
+} // namespace
+
+ByteBuffer inflate_body(std::span<const std::byte> stream, const Header& header, const ReadLimits& limits) {
+    if (header.compressed_prefix == kChunkScene) {
+        // A SCENE chunk head where the prefix should be: assimp_cmd <= 5.0.1 compressed in a second
+        // pass, and a writer that crashed before it left the plain body behind.
+        throw ParseError(ErrorCode::BadCompression, kHeaderSize, "compressed body",
+                         "the compressed flag is set, but an uncompressed SCENE chunk follows the header: the "
+                         "writer stopped before its compression pass");
+    }
+    const uint64_t cap = inflate_cap(stream.size(), limits);
+    if (header.prefix_meaning == CompressedPrefix::CompressedLength) {
+        return inflate_unknown_size(stream, cap, limits);
+    }
+    if (header.compressed_prefix > cap) {
+        throw ParseError(ErrorCode::LimitExceeded, kHeaderSize, "compressed body",
+                         "the size prefix declares an inflated body of " + std::to_string(header.compressed_prefix) +
+                             " bytes, over " + cap_description(cap, limits));
+    }
+    return inflate_known_size(stream, header.compressed_prefix);
+}
+
+} // namespace assbin::detail

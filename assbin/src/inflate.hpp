@@ -1,0 +1,25 @@
+// Inflating a compressed dump's body, treating the declared size as a claim (STYLE.md practice 6).
+#pragma once
+
+#include <assbin/reader.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace assbin::detail {
+
+// Bytes without zero-filling: the inflated body is written once by the decoder.
+struct ByteBuffer {
+    std::unique_ptr<std::byte[]> data;
+    size_t size = 0;
+
+    std::span<const std::byte> span() const { return {data.get(), size}; }
+};
+
+// Inflates `stream` (the zlib stream after the prefix). When the header's prefix declares the
+// body size, the result must have exactly that size. Throws ParseError (BadCompression,
+// LimitExceeded) with offsets in the file.
+ByteBuffer inflate_body(std::span<const std::byte> stream, const Header& header, const ReadLimits& limits);
+
+} // namespace assbin::detail

@@ -1,0 +1,155 @@
+// The entry points: header, optional inflate, then the SCENE chunk and its children in file order.
+#include "chunk_parsers.hpp"
+#include "chunk_walker.hpp"
+#include "inflate.hpp"
+
+#include <assbin/format.hpp>
+#include <assbin/reader.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace assbin {
+
+namespace detail {
+
+namespace {
+
+template <class T, class ReadOne>
+void read_children(ByteReader& scene, ReadContext& context, uint32_t count, std::vector<T>& out, ReadOne read_one) {
+    out.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) out.push_back(read_one(scene, context, i));
+}
+
+struct SceneCounts {
+    uint32_t meshes, materials, animations, textures, lights, cameras;
+};
+
+SceneCounts read_scene_fields(ByteReader& reader, Scene& scene, ChunkScope& scope) {
+    scene.flags = reader.u32("scene flags");
+    SceneCounts counts{};
+    counts.meshes = reader.u32("mesh count");
+    counts.materials = reader.u32("material count");
+    counts.animations = reader.u32("animation count");
+    counts.textures = reader.u32("texture count");
+    counts.lights = reader.u32("light count");
+    counts.cameras = reader.u32("camera count");
+    const uint64_t chunk_count = uint64_t{counts.meshes} + counts.materials + counts.animations + counts.textures +
+                                 counts.lights + counts.cameras;
+    reader.require_records(chunk_count, kChunkHeadSize, "child chunks (as the scene counts declare)");
+    scope.field("flags", scene.flags);
+    scope.field("meshes", counts.meshes);
+    scope.field("materials", counts.materials);
+    scope.field("animations", counts.animations);
+    scope.field("textures", counts.textures);
+    scope.field("lights", counts.lights);
+    scope.field("cameras", counts.cameras);
+    return counts;
+}
+
+// assimp_cmd <= 5.0.1 full dumps declare a SCENE length short by the sum of their meshes' deficits.
+void check_scene_length(const ReadContext& context, const ChunkHead& head, uint64_t content) {
+    if (context.exact_lengths) return;
+    if (head.length != content - context.scene_length_deficit) {
+        context.fail(ErrorCode::BadLength, head.offset,
+                     "SCENE declares " + std::to_string(head.length) + " bytes, but its content is " +
+                         std::to_string(content) + " bytes, which fits neither an exact length nor the short " +
+                         "length of assimp_cmd <= 5.0.1 (" + std::to_string(content - context.scene_length_deficit) +
+                         ")");
+    }
+}
+
+void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
+    const ChunkHead head = next_chunk(body, kChunkScene, true);
+    // The body is one SCENE chunk. A length short of the body means an assimp_cmd <= 5.0.1 full
+    // dump (§3) or a writer that crashed (length = placeholder); the content decides either way.
+    context.exact_lengths = head.length == body.remaining();
+    scene.layout.exact_mesh_lengths = context.exact_lengths;
+    ChunkScope scope(context, "scene", head);
+    ByteReader reader = body.child(body.remaining());
+    const SceneCounts counts = read_scene_fields(reader, scene, scope);
+
+    scene.nodes = read_node_tree(reader, context, (scene.header.compile_flags & kCompileDoublePrecision) != 0);
+    scene.layout.node_metadata = context.node_metadata;
+    scene.layout.mixed_double = context.mixed_double;
+    read_children(reader, context, counts.meshes, scene.meshes, read_mesh);
+    read_children(reader, context, counts.materials, scene.materials, read_material);
+    read_children(reader, context, counts.animations, scene.animations, read_animation);
+    read_children(reader, context, counts.textures, scene.textures, read_texture);
+    read_children(reader, context, counts.lights, scene.lights, read_light);
+    read_children(reader, context, counts.cameras, scene.cameras, read_camera);
+    if (context.exact_lengths) skip_trailing_chunks(reader, "SCENE");
+    else if (!reader.at_end()) {
+        reader.fail(ErrorCode::BadLength,
+                    std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
+    }
+    check_scene_length(context, head, reader.position());
+    scope.finish(reader.position());
+}
+
+Scene read_body(std::span<const std::byte> body, const Header& header, const ReadOptions& options) {
+    Scene scene;
+    scene.header = header;
+    scene.body_bytes = body.size();
+    ReadContext context;
+    context.options = &options;
+    context.shortened = header.is_shortened();
+    context.trace = options.chunk_trace;
+    context.skipped = &scene.skipped_chunks;
+    context.layout = &scene.layout;
+    ByteReader reader(body.data(), body.size(), kHeaderSize, context);
+    uint32_t scene_length = 0;
+    if (reader.remaining() >= kChunkHeadSize) scene_length = reader.peek_u32(4);
+    try {
+        read_scene_chunk(reader, context, scene);
+    } catch (const ParseError& error) {
+        if (scene_length != kChunkScene || error.code() != ErrorCode::Truncated) throw;
+        throw ParseError(error.code(), error.offset(), error.chunk_path(),
+                         error.message() + " (the SCENE length still holds the writer's placeholder, its chunk "
+                                           "id: the writer stopped before finishing the file)");
+    }
+    return scene;
+}
+
+// Reads from `data`; when `owned` holds the same bytes, they are released once inflated, so a
+// compressed read never holds the file, the body and the scene at once.
+Scene read_image(std::span<const std::byte> data, std::vector<std::byte>* owned, const ReadOptions& options) {
+    const Header header = read_header(data);
+    if (!header.is_compressed()) return read_body(data.subspan(kHeaderSize), header, options);
+    const ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
+    if (owned) std::vector<std::byte>().swap(*owned);
+    return read_body(body.span(), header, options);
+}
+
+} // namespace
+
+} // namespace detail
+
+Scene read_scene(std::span<const std::byte> data, const ReadOptions& options) {
+    return detail::read_image(data, nullptr, options);
+}
+
+std::vector<std::byte> load_file_bytes(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        throw ParseError(ErrorCode::Io, 0, "", "cannot open the file (" + std::string(std::strerror(errno)) + ")");
+    }
+    file.seekg(0, std::ios::end);
+    const std::streamoff size = file.tellg();
+    if (size < 0) throw ParseError(ErrorCode::Io, 0, "", "cannot tell the file's size (is it a folder?)");
+    file.seekg(0, std::ios::beg);
+    std::vector<std::byte> bytes(static_cast<size_t>(size));
+    if (size > 0 && !file.read(reinterpret_cast<char*>(bytes.data()), size)) {
+        throw ParseError(ErrorCode::Io, 0, "", "cannot read the file");
+    }
+    return bytes;
+}
+
+Scene read_file(const std::filesystem::path& path, const ReadOptions& options) {
+    std::vector<std::byte> bytes = load_file_bytes(path);
+    return detail::read_image(bytes, &bytes, options);
+}
+
+} // namespace assbin

@@ -1,0 +1,144 @@
+// Reads every ASSBIN file under the folders given (picked by magic, not extension) and reports
+// per-folder counts. A file must read to the end of every chunk, unless a list of expected
+// failures names it, in which case it must give a ParseError.
+//
+// usage: corpus_sweep [--expect-failures FILE] DIR...
+//   FILE lists file names (one per line, '#' comments) that must fail to read.
+#include <assbin/format.hpp>
+#include <assbin/reader.hpp>
+#include <assbin/validate.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FolderCounts {
+    size_t files = 0;
+    size_t read = 0;
+    size_t expected_failures = 0;
+    size_t unexpected = 0;
+    uint64_t bytes = 0;
+    size_t shortened = 0;
+    size_t compressed = 0;
+    size_t with_problems = 0;
+    std::map<std::string, size_t> profiles;
+};
+
+bool starts_with_magic(const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    char head[32] = {};
+    file.read(head, static_cast<std::streamsize>(assbin::kMagicPrefix.size()));
+    return assbin::has_assbin_magic(head, static_cast<size_t>(file.gcount()));
+}
+
+std::set<std::string> load_expected_failures(const std::string& list_path) {
+    std::set<std::string> names;
+    std::ifstream list(list_path);
+    if (!list) {
+        std::cerr << "corpus_sweep: cannot read " << list_path << "\n";
+        std::exit(2);
+    }
+    for (std::string line; std::getline(list, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        names.insert(line);
+    }
+    return names;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<fs::path> roots;
+    std::set<std::string> expected_failures;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--expect-failures" && i + 1 < argc) expected_failures = load_expected_failures(argv[++i]);
+        else roots.emplace_back(arg);
+    }
+    if (roots.empty()) {
+        std::cerr << "usage: corpus_sweep [--expect-failures FILE] DIR...\n";
+        return 2;
+    }
+    std::map<std::string, FolderCounts> folders;
+    std::set<std::string> failures_seen;
+    size_t passed = 0, failed = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const fs::path& root : roots) {
+        if (!fs::is_directory(root)) {
+            std::cerr << "corpus_sweep: " << root << " is not a folder\n";
+            return 2;
+        }
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::recursive_directory_iterator(root)) {
+            if (entry.is_regular_file() && starts_with_magic(entry.path())) files.push_back(entry.path());
+        }
+        std::sort(files.begin(), files.end());
+        for (const fs::path& file : files) {
+            const std::string relative = fs::relative(file, root).generic_string();
+            const size_t slash = relative.find('/');
+            const std::string folder =
+                slash == std::string::npos ? root.filename().generic_string() : relative.substr(0, slash);
+            FolderCounts& counts = folders[folder];
+            ++counts.files;
+            counts.bytes += fs::file_size(file);
+            const std::string name = file.filename().generic_string();
+            const bool must_fail = expected_failures.count(name) != 0;
+            try {
+                const assbin::Scene scene = assbin::read_file(file);
+                counts.shortened += scene.is_shortened();
+                counts.compressed += scene.header.is_compressed();
+                counts.with_problems += !assbin::validate(scene).empty();
+                ++counts.profiles[assbin::writer_profile(scene).substr(0, assbin::writer_profile(scene).find(' '))];
+                if (must_fail) {
+                    std::cout << "FAIL " << relative << ": read, but it is listed as an expected failure\n";
+                    ++counts.unexpected;
+                    ++failed;
+                } else {
+                    ++counts.read;
+                    ++passed;
+                }
+            } catch (const assbin::ParseError& error) {
+                if (must_fail) {
+                    std::cout << "ok (expected failure) " << relative << ": " << error.what() << "\n";
+                    failures_seen.insert(name);
+                    ++counts.expected_failures;
+                    ++passed;
+                } else {
+                    std::cout << "FAIL " << relative << ": " << error.what() << "\n";
+                    ++counts.unexpected;
+                    ++failed;
+                }
+            }
+        }
+    }
+    for (const std::string& name : expected_failures) {
+        if (!failures_seen.count(name)) {
+            std::cout << "FAIL " << name << ": listed as an expected failure but not found\n";
+            ++failed;
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("\n%-28s %6s %6s %8s %6s %6s %6s %9s %8s  %s\n", "folder", "files", "read", "expected", "failed",
+                "short", "zlib", "MB", "problems", "profiles");
+    for (const auto& [name, counts] : folders) {
+        std::string profiles;
+        for (const auto& [profile, n] : counts.profiles) profiles += profile + ":" + std::to_string(n) + " ";
+        std::printf("%-28s %6zu %6zu %8zu %6zu %6zu %6zu %9.2f %8zu  %s\n", name.c_str(), counts.files, counts.read,
+                    counts.expected_failures, counts.unexpected, counts.shortened, counts.compressed,
+                    counts.bytes / 1e6, counts.with_problems, profiles.c_str());
+    }
+    std::printf("\nread %zu files in %.2f s\n", passed + failed, seconds);
+    std::printf("corpus: %zu passed, %zu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

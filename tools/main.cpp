@@ -1,0 +1,53 @@
+// `assbin <verb> ...`: dispatches to one function per verb (see verbs.hpp).
+#include "cli_common.hpp"
+#include "verbs.hpp"
+
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+struct Verb {
+    std::string_view name;
+    std::string_view summary;
+    int (*run)(const std::vector<std::string>&);
+};
+
+constexpr Verb kVerbs[] = {
+    {"info", "summarise a dump: header, layout, counts, meshes, materials, animations, nodes",
+     assbin::cli::run_info},
+    {"tree", "show the chunk tree with offsets, lengths and identifying fields", assbin::cli::run_tree},
+};
+
+void print_usage(std::ostream& out) {
+    out << "usage: assbin <verb> [options]   (assbin <verb> --help for a verb's options)\n\n"
+           "Reads Assimp ASSBIN dumps (.assbin, compressed, shortened .assbin.regress) from every\n"
+           "Assimp release since 3.0, without Assimp.\n\nverbs:\n";
+    for (const Verb& verb : kVerbs) {
+        out << "  " << verb.name << std::string(12 - verb.name.size(), ' ') << verb.summary << "\n";
+    }
+    out << "\nexit codes: 0 success, 1 differences or invalid content, 2 unreadable input or usage error\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        print_usage(std::cerr);
+        return assbin::cli::kExitUnreadable;
+    }
+    const std::string_view verb_name = argv[1];
+    if (verb_name == "--help" || verb_name == "-h" || verb_name == "help") {
+        print_usage(std::cout);
+        return assbin::cli::kExitOk;
+    }
+    for (const Verb& verb : kVerbs) {
+        if (verb.name == verb_name) {
+            return verb.run(std::vector<std::string>(argv + 2, argv + argc));
+        }
+    }
+    assbin::cli::print_error("unknown verb '" + std::string(verb_name) + "' (assbin --help lists them)");
+    return assbin::cli::kExitUnreadable;
+}

@@ -1,0 +1,146 @@
+#include "scene_facts.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace assbin::cli {
+
+namespace {
+
+std::string primitive_names(uint32_t types) {
+    static constexpr std::pair<uint32_t, const char*> kNames[] = {
+        {kPrimitivePoint, "point"}, {kPrimitiveLine, "line"},         {kPrimitiveTriangle, "tri"},
+        {kPrimitivePolygon, "polygon"}, {kPrimitiveNgonEncoding, "ngon-enc"},
+    };
+    std::string names;
+    for (const auto& [bit, name] : kNames) {
+        if (!(types & bit)) continue;
+        if (!names.empty()) names += '|';
+        names += name;
+    }
+    return names.empty() ? std::string("0") : names;
+}
+
+MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
+    MeshFacts facts;
+    for (const Bone& bone : mesh.bones) facts.bone_weights += bone.weight_count;
+    facts.primitive_names = primitive_names(mesh.primitive_types);
+    facts.has_face_data = !shortened;
+    if (shortened) return facts;
+    for (size_t f = 0; f < mesh.faces.size(); ++f) {
+        const uint32_t size = mesh.faces.face_size(f);
+        ++facts.face_sizes[size >= 4 ? std::string("n") : std::to_string(size)];
+    }
+    for (uint32_t index : mesh.faces.indices) facts.max_index = std::max<int64_t>(facts.max_index, index);
+    return facts;
+}
+
+void grow(std::optional<Bounds<Vec3>>& bounds, const Vec3& point) {
+    if (!point.allFinite()) return;
+    if (!bounds) {
+        bounds = Bounds<Vec3>{point, point};
+        return;
+    }
+    bounds->min = bounds->min.cwiseMin(point);
+    bounds->max = bounds->max.cwiseMax(point);
+}
+
+Vec3 transform_point(const Eigen::Matrix4f& m, const Vec3& p) { return (m * p.homogeneous()).head<3>(); }
+
+// Grows `bounds` by a mesh's positions (or, in a shortened dump, the corners of their bounds).
+void grow_by_mesh(std::optional<Bounds<Vec3>>& bounds, const Mesh& mesh, const Eigen::Matrix4f& global) {
+    if (!mesh.positions) return;
+    if (!mesh.positions->values.empty()) {
+        for (const Vec3& p : mesh.positions->values) grow(bounds, transform_point(global, p));
+        return;
+    }
+    if (mesh.vertex_count == 0) return;
+    const Bounds<Vec3>& box = mesh.positions->bounds;
+    for (int corner = 0; corner < 8; ++corner) {
+        const Vec3 p((corner & 1) ? box.max.x() : box.min.x(), (corner & 2) ? box.max.y() : box.min.y(),
+                     (corner & 4) ? box.max.z() : box.min.z());
+        grow(bounds, transform_point(global, p));
+    }
+}
+
+} // namespace
+
+SceneFacts compute_facts(const Scene& scene) {
+    SceneFacts facts;
+    for (const Mesh& mesh : scene.meshes) {
+        facts.vertices += mesh.vertex_count;
+        facts.faces += mesh.face_count;
+        facts.bones += mesh.bones.size();
+        facts.meshes.push_back(mesh_facts(mesh, scene.is_shortened()));
+    }
+    for (const Animation& animation : scene.animations) facts.animation_channels += animation.channels.size();
+    // Nodes are pre-order, so a parent's global transform and depth are known before its children's.
+    std::vector<Eigen::Matrix4f> globals(scene.nodes.size());
+    std::vector<unsigned> depths(scene.nodes.size());
+    for (size_t n = 0; n < scene.nodes.size(); ++n) {
+        const Node& node = scene.nodes[n];
+        const Eigen::Matrix4f local = node.transform;
+        const bool has_parent = node.parent >= 0;
+        globals[n] = has_parent ? Eigen::Matrix4f(globals[static_cast<size_t>(node.parent)] * local) : local;
+        depths[n] = has_parent ? depths[static_cast<size_t>(node.parent)] + 1 : 1;
+        facts.max_node_depth = std::max(facts.max_node_depth, depths[n]);
+        facts.metadata_entries += node.metadata.size();
+        for (const MetadataEntry& entry : node.metadata) ++facts.metadata_types[entry.type];
+        for (uint32_t mesh : node.meshes) {
+            if (mesh < scene.meshes.size()) grow_by_mesh(facts.world_bounds, scene.meshes[mesh], globals[n]);
+        }
+    }
+    return facts;
+}
+
+const char* light_type_name(uint32_t type) {
+    switch (static_cast<LightType>(type)) {
+    case LightType::Undefined: return "undefined";
+    case LightType::Directional: return "directional";
+    case LightType::Point: return "point";
+    case LightType::Spot: return "spot";
+    case LightType::Ambient: return "ambient";
+    case LightType::Area: return "area";
+    }
+    return "unknown";
+}
+
+namespace {
+
+std::string flag_names(uint32_t flags, std::initializer_list<std::pair<uint32_t, const char*>> names) {
+    std::string text;
+    for (const auto& [bit, name] : names) {
+        if (!(flags & bit)) continue;
+        if (!text.empty()) text += ", ";
+        text += name;
+    }
+    return text;
+}
+
+} // namespace
+
+std::string compile_flag_names(uint32_t flags) {
+    return flag_names(flags, {{kCompileShared, "shared"},
+                              {kCompileStlport, "stlport"},
+                              {kCompileDebug, "debug"},
+                              {kCompileBoostWorkaround, "no-boost"},
+                              {kCompileSingleThreaded, "single-threaded"},
+                              {kCompileDoublePrecision, "double"}});
+}
+
+std::string scene_flag_names(uint32_t flags) {
+    return flag_names(flags, {{kSceneIncomplete, "incomplete"},
+                              {kSceneValidated, "validated"},
+                              {kSceneValidationWarning, "validation-warning"},
+                              {kSceneNonVerboseFormat, "non-verbose"},
+                              {kSceneTerrain, "terrain"},
+                              {kSceneAllowShared, "allow-shared"}});
+}
+
+std::string hex(uint64_t value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+} // namespace assbin::cli
