@@ -19,6 +19,7 @@ constexpr Verb kVerbs[] = {
     {"info", "summarise a dump: header, layout, counts, meshes, materials, animations, nodes",
      assbin::cli::run_info},
     {"tree", "show the chunk tree with offsets, lengths and identifying fields", assbin::cli::run_tree},
+    {"aem-info", "summarise, validate or pose an AEM model", assbin::cli::run_aem_info},
 };
 
 void print_usage(std::ostream& out) {

@@ -9,5 +9,6 @@ namespace assbin::cli {
 
 int run_info(const std::vector<std::string>& args);
 int run_tree(const std::vector<std::string>& args);
+int run_aem_info(const std::vector<std::string>& args);
 
 } // namespace assbin::cli

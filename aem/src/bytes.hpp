@@ -17,8 +17,12 @@ inline void append_u32(std::string& out, uint32_t value) {
     out.append(bytes, 4);
 }
 
-inline void append_i32(std::string& out, int32_t value) { append_u32(out, static_cast<uint32_t>(value)); }
-inline void append_f32(std::string& out, float value) { append_u32(out, std::bit_cast<uint32_t>(value)); }
+inline void append_i32(std::string& out, int32_t value) {
+    append_u32(out, static_cast<uint32_t>(value));
+}
+inline void append_f32(std::string& out, float value) {
+    append_u32(out, std::bit_cast<uint32_t>(value));
+}
 
 inline uint32_t load_u32(const std::byte* at) {
     return std::to_integer<uint32_t>(at[0]) | std::to_integer<uint32_t>(at[1]) << 8 |
@@ -28,7 +32,7 @@ inline uint32_t load_u32(const std::byte* at) {
 // Reads forward through bytes the caller has already checked are all present (the reader compares
 // the file size with the counts first); the bound is still checked so a bug cannot read past it.
 class ByteCursor {
-public:
+  public:
     explicit ByteCursor(std::span<const std::byte> bytes, size_t position = 0)
         : bytes_(bytes), position_(position) {}
 
@@ -39,7 +43,7 @@ public:
     void skip(size_t size) { take(size); }
     size_t position() const { return position_; }
 
-private:
+  private:
     const std::byte* take(size_t size);
 
     std::span<const std::byte> bytes_;

@@ -52,14 +52,22 @@ Counts counts_of(const Model& model) {
 
 const char* error_code_name(ErrorCode code) {
     switch (code) {
-    case ErrorCode::Io: return "io";
-    case ErrorCode::NotAem: return "not-aem";
-    case ErrorCode::UnsupportedVersion: return "unsupported-version";
-    case ErrorCode::Truncated: return "truncated";
-    case ErrorCode::TrailingBytes: return "trailing-bytes";
-    case ErrorCode::TooLarge: return "too-large";
-    case ErrorCode::CountTooLarge: return "count-too-large";
-    case ErrorCode::NameTooLong: return "name-too-long";
+    case ErrorCode::Io:
+        return "io";
+    case ErrorCode::NotAem:
+        return "not-aem";
+    case ErrorCode::UnsupportedVersion:
+        return "unsupported-version";
+    case ErrorCode::Truncated:
+        return "truncated";
+    case ErrorCode::TrailingBytes:
+        return "trailing-bytes";
+    case ErrorCode::TooLarge:
+        return "too-large";
+    case ErrorCode::CountTooLarge:
+        return "count-too-large";
+    case ErrorCode::NameTooLong:
+        return "name-too-long";
     }
     return "unknown";
 }

@@ -64,15 +64,16 @@ void check_parent(const Model& model, size_t bone) {
 Pose bind_pose(const Model& model) {
     Pose pose;
     pose.global.reserve(model.bones.size());
-    for (const Bone& bone : model.bones) pose.global.push_back(bone.inverse_bind.inverse());
+    for (const Bone& bone : model.bones)
+        pose.global.push_back(bone.inverse_bind.inverse());
     pose.skinning.assign(model.bones.size(), Eigen::Matrix4f::Identity());
     return pose;
 }
 
 const Eigen::Matrix4f& skinning_of(const Pose& pose, int32_t bone, uint32_t vertex) {
     if (bone < 0 || static_cast<size_t>(bone) >= pose.skinning.size()) {
-        throw std::out_of_range("vertex " + std::to_string(vertex) + " refers to bone " + std::to_string(bone) +
-                                ", which the pose does not have");
+        throw std::out_of_range("vertex " + std::to_string(vertex) + " refers to bone " +
+                                std::to_string(bone) + ", which the pose does not have");
     }
     return pose.skinning[static_cast<size_t>(bone)];
 }
@@ -85,7 +86,8 @@ BoneTransform sample_bone(const Model& model, uint32_t animation, uint32_t bone,
         throw std::out_of_range("animation " + std::to_string(animation) + " does not exist (the model has " +
                                 std::to_string(model.animations.size()) + ")");
     }
-    if (bone >= model.bones.size()) throw std::out_of_range("bone " + std::to_string(bone) + " does not exist");
+    if (bone >= model.bones.size())
+        throw std::out_of_range("bone " + std::to_string(bone) + " does not exist");
     const uint64_t s = uint64_t{model.animations[animation].first_sequence} + bone;
     if (s >= model.sequences.size()) {
         throw std::out_of_range("animation " + std::to_string(animation) + "'s sequence for bone " +
@@ -113,9 +115,11 @@ Pose evaluate_pose(const Model& model, std::optional<uint32_t> animation, float 
     pose.skinning.resize(model.bones.size());
     for (size_t b = 0; b < model.bones.size(); ++b) {
         check_parent(model, b);
-        const Eigen::Matrix4f local = local_matrix(sample_bone(model, *animation, static_cast<uint32_t>(b), time));
+        const Eigen::Matrix4f local =
+            local_matrix(sample_bone(model, *animation, static_cast<uint32_t>(b), time));
         const int32_t parent = model.bones[b].parent;
-        pose.global[b] = parent == kNone ? local : Eigen::Matrix4f(pose.global[static_cast<size_t>(parent)] * local);
+        pose.global[b] =
+            parent == kNone ? local : Eigen::Matrix4f(pose.global[static_cast<size_t>(parent)] * local);
         pose.skinning[b] = pose.global[b] * model.bones[b].inverse_bind;
     }
     return pose;

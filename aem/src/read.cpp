@@ -17,7 +17,8 @@ namespace aem {
 
 const std::byte* detail::ByteCursor::take(size_t size) {
     if (size > bytes_.size() - position_) {
-        throw Error(ErrorCode::Truncated, "the file ends inside a record at byte " + std::to_string(position_));
+        throw Error(ErrorCode::Truncated,
+                    "the file ends inside a record at byte " + std::to_string(position_));
     }
     const std::byte* at = bytes_.data() + position_;
     position_ += size;
@@ -78,8 +79,8 @@ void check_file_size(const Counts& counts, uint64_t file_size) {
     const uint64_t expected = file_size_for(counts);
     if (file_size < expected) {
         throw Error(ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(file_size) +
-                                              " bytes but its counts imply " + std::to_string(expected) + "; " +
-                                              first_section_past(counts, file_size));
+                                              " bytes but its counts imply " + std::to_string(expected) +
+                                              "; " + first_section_past(counts, file_size));
     }
     if (file_size > expected) {
         throw Error(ErrorCode::TrailingBytes, "the file has " + std::to_string(file_size - expected) +
@@ -94,7 +95,8 @@ void check_file_size(const Counts& counts, uint64_t file_size) {
 }
 
 void read_floats(ByteCursor& in, float* values, size_t count) {
-    for (size_t i = 0; i < count; ++i) values[i] = in.f32();
+    for (size_t i = 0; i < count; ++i)
+        values[i] = in.f32();
 }
 
 std::string read_name(ByteCursor& in) {
@@ -109,8 +111,10 @@ Vertex read_vertex(ByteCursor& in) {
     read_floats(in, vertex.tangent.data(), 3);
     read_floats(in, vertex.bitangent.data(), 3);
     read_floats(in, vertex.uv.data(), 2);
-    for (int32_t& index : vertex.bone_indices) index = in.i32();
-    for (float& weight : vertex.bone_weights) weight = in.f32();
+    for (int32_t& index : vertex.bone_indices)
+        index = in.i32();
+    for (float& weight : vertex.bone_weights)
+        weight = in.f32();
     vertex.extra_bone = in.i32();
     return vertex;
 }
@@ -140,7 +144,8 @@ Material read_material(ByteCursor& in, uint32_t texture_count) {
 Bone read_bone(ByteCursor& in) {
     Bone bone;
     for (int column = 0; column < 4; ++column) {
-        for (int row = 0; row < 4; ++row) bone.inverse_bind(row, column) = in.f32();
+        for (int row = 0; row < 4; ++row)
+            bone.inverse_bind(row, column) = in.f32();
     }
     bone.parent = in.i32();
     in.skip(kBonePaddingSize);
@@ -175,7 +180,8 @@ template <class ReadRecord>
 auto read_section(ByteCursor& in, uint32_t count, ReadRecord read_record) {
     std::vector<decltype(read_record(in))> records;
     records.reserve(count); // safe: the file size already proved these bytes exist
-    for (uint32_t i = 0; i < count; ++i) records.push_back(read_record(in));
+    for (uint32_t i = 0; i < count; ++i)
+        records.push_back(read_record(in));
     return records;
 }
 
@@ -211,8 +217,9 @@ Counts read_counts(std::span<const std::byte> bytes) {
     }
     ByteCursor in(bytes, 4);
     Counts counts;
-    for (uint32_t* count : {&counts.vertices, &counts.indices, &counts.textures, &counts.meshes, &counts.materials,
-                            &counts.bones, &counts.animations, &counts.sequences, &counts.keyframes}) {
+    for (uint32_t* count :
+         {&counts.vertices, &counts.indices, &counts.textures, &counts.meshes, &counts.materials,
+          &counts.bones, &counts.animations, &counts.sequences, &counts.keyframes}) {
         *count = in.u32();
     }
     return counts;
@@ -238,7 +245,8 @@ Model read_model(std::span<const std::byte> bytes) {
 
 Model read_file(const std::filesystem::path& path) {
     std::error_code error;
-    if (std::filesystem::is_directory(path, error)) throw Error(ErrorCode::Io, "cannot read: it is a directory");
+    if (std::filesystem::is_directory(path, error))
+        throw Error(ErrorCode::Io, "cannot read: it is a directory");
     const uintmax_t file_size = std::filesystem::file_size(path, error);
     if (error) throw Error(ErrorCode::Io, "cannot read: " + error.message());
     std::ifstream in(path, std::ios::binary);

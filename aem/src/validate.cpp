@@ -25,7 +25,8 @@ std::string number(double value) {
 
 std::string numbers(const float* values, size_t count) {
     std::string text = "(";
-    for (size_t i = 0; i < count; ++i) text += (i > 0 ? ", " : "") + number(values[i]);
+    for (size_t i = 0; i < count; ++i)
+        text += (i > 0 ? ", " : "") + number(values[i]);
     return text + ")";
 }
 
@@ -39,25 +40,30 @@ bool is_none_or_below(int64_t index, uint64_t count) {
 }
 
 class Checker {
-public:
+  public:
     explicit Checker(const Model& model) : model_(model) {}
 
     std::vector<Violation> run() {
-        for (size_t v = 0; v < model_.vertices.size(); ++v) check_vertex(v);
+        for (size_t v = 0; v < model_.vertices.size(); ++v)
+            check_vertex(v);
         check_indices();
         for (size_t t = 0; t < model_.textures.size(); ++t) {
             check_name(indexed("textures", t) + ".file_name", model_.textures[t].file_name);
         }
-        for (size_t m = 0; m < model_.meshes.size(); ++m) check_mesh(m);
-        for (size_t m = 0; m < model_.materials.size(); ++m) check_material(m);
-        for (size_t b = 0; b < model_.bones.size(); ++b) check_bone(b);
+        for (size_t m = 0; m < model_.meshes.size(); ++m)
+            check_mesh(m);
+        for (size_t m = 0; m < model_.materials.size(); ++m)
+            check_material(m);
+        for (size_t b = 0; b < model_.bones.size(); ++b)
+            check_bone(b);
         check_animations();
         check_sequences();
-        for (size_t k = 0; k < model_.keyframes.size(); ++k) check_keyframe_finite(k);
+        for (size_t k = 0; k < model_.keyframes.size(); ++k)
+            check_keyframe_finite(k);
         return std::move(violations_);
     }
 
-private:
+  private:
     void report(Rule rule, std::string location, std::string message) {
         violations_.push_back({rule, std::move(location), std::move(message)});
     }
@@ -71,7 +77,8 @@ private:
     void check_name(const std::string& location, const std::string& name) {
         if (name.size() > kMaxNameLength) {
             report(Rule::BadName, location,
-                   "is " + std::to_string(name.size()) + " bytes; the 128-byte field holds at most 127 and a NUL");
+                   "is " + std::to_string(name.size()) +
+                       " bytes; the 128-byte field holds at most 127 and a NUL");
         } else if (name.find('\0') != std::string::npos) {
             report(Rule::BadName, location, "contains a NUL byte before its end");
         }
@@ -109,7 +116,8 @@ private:
             if (bone == kNone) {
                 if (weight != 0) {
                     report(Rule::BoneSlotWeight, slot,
-                           "is " + number(weight) + " in an unused slot (bone index -1); unused slots weigh 0");
+                           "is " + number(weight) +
+                               " in an unused slot (bone index -1); unused slots weigh 0");
                 }
                 continue;
             }
@@ -128,7 +136,8 @@ private:
         }
         if (has_bone && weights_finite && std::abs(sum - 1.0) > kWeightSumTolerance) {
             report(Rule::WeightSum, where + ".bone_weights",
-                   "sum to " + number(sum) + ", not 1 (tolerance 1e-5): " + numbers(vertex.bone_weights.data(), 4));
+                   "sum to " + number(sum) +
+                       ", not 1 (tolerance 1e-5): " + numbers(vertex.bone_weights.data(), 4));
         }
     }
 
@@ -143,7 +152,8 @@ private:
         }
         if (model_.indices.size() % 3 != 0) {
             report(Rule::IndexCountNotTriangles, "indices",
-                   "count " + std::to_string(model_.indices.size()) + " is not a multiple of 3 (triangle lists only)");
+                   "count " + std::to_string(model_.indices.size()) +
+                       " is not a multiple of 3 (triangle lists only)");
         }
     }
 
@@ -203,9 +213,9 @@ private:
         const uint64_t expected = model_.animations.size() * bones;
         if (model_.sequences.size() != expected) {
             report(Rule::SequenceCount, "sequences",
-                   "count " + std::to_string(model_.sequences.size()) + " is not animations × bones = " +
-                       std::to_string(model_.animations.size()) + " × " + std::to_string(bones) + " = " +
-                       std::to_string(expected));
+                   "count " + std::to_string(model_.sequences.size()) +
+                       " is not animations × bones = " + std::to_string(model_.animations.size()) + " × " +
+                       std::to_string(bones) + " = " + std::to_string(expected));
         }
         owner_.assign(model_.sequences.size(), std::nullopt);
         std::vector<std::pair<uint32_t, size_t>> starts; // (first sequence, animation) of in-bounds ones
@@ -221,7 +231,8 @@ private:
                            ") leave the sequence section of " + std::to_string(model_.sequences.size()));
                 continue;
             }
-            for (uint32_t b = 0; b < bones; ++b) owner_[animation.first_sequence + b] = std::make_pair(a, b);
+            for (uint32_t b = 0; b < bones; ++b)
+                owner_[animation.first_sequence + b] = std::make_pair(a, b);
             if (bones > 0) starts.emplace_back(animation.first_sequence, a);
         }
         check_overlaps(starts, bones);
@@ -237,7 +248,8 @@ private:
                 report(Rule::AnimationSequencesOverlap, indexed("animations", a),
                        "sequences [" + std::to_string(first) + ", " + std::to_string(first + bones) +
                            ") overlap those of animation " + std::to_string(previous) + " [" +
-                           std::to_string(previous_first) + ", " + std::to_string(previous_first + bones) + ")");
+                           std::to_string(previous_first) + ", " + std::to_string(previous_first + bones) +
+                           ")");
             }
         }
     }
@@ -266,14 +278,16 @@ private:
         if (end > model_.keyframes.size()) {
             report(Rule::KeyRangeOutOfBounds, where,
                    "keyframes [" + std::to_string(range.first) + ", " + std::to_string(end) +
-                       ") leave the keyframe section of " + std::to_string(model_.keyframes.size()) + owner_of(s));
+                       ") leave the keyframe section of " + std::to_string(model_.keyframes.size()) +
+                       owner_of(s));
             return;
         }
         if (range.count == 0) {
             report(Rule::EmptyChannel, where, "has no keyframe, so it cannot be sampled" + owner_of(s));
             return;
         }
-        for (uint32_t j = 0; j < range.count; ++j) check_key(s, where, range, j, channel);
+        for (uint32_t j = 0; j < range.count; ++j)
+            check_key(s, where, range, j, channel);
     }
 
     void check_key(size_t s, const std::string& where, const KeyRange& range, uint32_t j, Channel channel) {
@@ -285,8 +299,8 @@ private:
         const float previous_time = j > 0 ? model_.keyframes[k - 1].time : 0;
         if (j > 0 && std::isfinite(previous_time) && key.time <= previous_time) {
             report(Rule::KeyTimesNotIncreasing, location,
-                   "time " + number(key.time) + " s is not after the previous key's " + number(previous_time) +
-                       " s" + keyframe);
+                   "time " + number(key.time) + " s is not after the previous key's " +
+                       number(previous_time) + " s" + keyframe);
         }
         if (channel == Channel::Rotation) {
             const double length = key.value.cast<double>().norm();
@@ -315,31 +329,54 @@ private:
 
 } // namespace
 
-std::vector<Violation> validate(const Model& model) { return Checker(model).run(); }
+std::vector<Violation> validate(const Model& model) {
+    return Checker(model).run();
+}
 
 const char* rule_name(Rule rule) {
     switch (rule) {
-    case Rule::IndexOutOfRange: return "index-out-of-range";
-    case Rule::IndexCountNotTriangles: return "index-count-not-triangles";
-    case Rule::MeshRangeOutOfBounds: return "mesh-range-out-of-bounds";
-    case Rule::MeshCountNotTriangles: return "mesh-count-not-triangles";
-    case Rule::MeshMaterialOutOfRange: return "mesh-material-out-of-range";
-    case Rule::MaterialTextureOutOfRange: return "material-texture-out-of-range";
-    case Rule::VertexBoneOutOfRange: return "vertex-bone-out-of-range";
-    case Rule::BoneSlotWeight: return "bone-slot-weight";
-    case Rule::WeightSum: return "weight-sum";
-    case Rule::ExtraBoneOutOfRange: return "extra-bone-out-of-range";
-    case Rule::BoneParentNotEarlier: return "bone-parent-not-earlier";
-    case Rule::SequenceCount: return "sequence-count";
-    case Rule::AnimationSequencesOutOfBounds: return "animation-sequences-out-of-bounds";
-    case Rule::AnimationSequencesOverlap: return "animation-sequences-overlap";
-    case Rule::KeyRangeOutOfBounds: return "key-range-out-of-bounds";
-    case Rule::EmptyChannel: return "empty-channel";
-    case Rule::KeyTimesNotIncreasing: return "key-times-not-increasing";
-    case Rule::RotationNotUnit: return "rotation-not-unit";
-    case Rule::VectorKeyWNotZero: return "vector-key-w-not-zero";
-    case Rule::NonFiniteFloat: return "non-finite-float";
-    case Rule::BadName: return "bad-name";
+    case Rule::IndexOutOfRange:
+        return "index-out-of-range";
+    case Rule::IndexCountNotTriangles:
+        return "index-count-not-triangles";
+    case Rule::MeshRangeOutOfBounds:
+        return "mesh-range-out-of-bounds";
+    case Rule::MeshCountNotTriangles:
+        return "mesh-count-not-triangles";
+    case Rule::MeshMaterialOutOfRange:
+        return "mesh-material-out-of-range";
+    case Rule::MaterialTextureOutOfRange:
+        return "material-texture-out-of-range";
+    case Rule::VertexBoneOutOfRange:
+        return "vertex-bone-out-of-range";
+    case Rule::BoneSlotWeight:
+        return "bone-slot-weight";
+    case Rule::WeightSum:
+        return "weight-sum";
+    case Rule::ExtraBoneOutOfRange:
+        return "extra-bone-out-of-range";
+    case Rule::BoneParentNotEarlier:
+        return "bone-parent-not-earlier";
+    case Rule::SequenceCount:
+        return "sequence-count";
+    case Rule::AnimationSequencesOutOfBounds:
+        return "animation-sequences-out-of-bounds";
+    case Rule::AnimationSequencesOverlap:
+        return "animation-sequences-overlap";
+    case Rule::KeyRangeOutOfBounds:
+        return "key-range-out-of-bounds";
+    case Rule::EmptyChannel:
+        return "empty-channel";
+    case Rule::KeyTimesNotIncreasing:
+        return "key-times-not-increasing";
+    case Rule::RotationNotUnit:
+        return "rotation-not-unit";
+    case Rule::VectorKeyWNotZero:
+        return "vector-key-w-not-zero";
+    case Rule::NonFiniteFloat:
+        return "non-finite-float";
+    case Rule::BadName:
+        return "bad-name";
     }
     return "unknown";
 }

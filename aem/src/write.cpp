@@ -26,7 +26,7 @@ constexpr size_t kFlushThreshold = size_t{1} << 16;
 
 // Collects records and hands them to the stream in blocks of about 64 KiB.
 class SectionStream {
-public:
+  public:
     explicit SectionStream(std::ostream& out) : out_(out) { buffer_.reserve(kFlushThreshold + kTextureSize); }
 
     std::string& record() { return buffer_; }
@@ -41,7 +41,7 @@ public:
         if (!out_) throw Error(ErrorCode::Io, "writing the AEM data failed");
     }
 
-private:
+  private:
     std::ostream& out_;
     std::string buffer_;
 };
@@ -69,7 +69,8 @@ void check_expressible(const Model& model) {
 }
 
 void append_floats(std::string& out, const float* values, size_t count) {
-    for (size_t i = 0; i < count; ++i) append_f32(out, values[i]);
+    for (size_t i = 0; i < count; ++i)
+        append_f32(out, values[i]);
 }
 
 void append_name(std::string& out, const std::string& name) {
@@ -94,15 +95,18 @@ void write_vertex(std::string& out, const Vertex& vertex) {
     append_floats(out, vertex.tangent.data(), 3);
     append_floats(out, vertex.bitangent.data(), 3);
     append_floats(out, vertex.uv.data(), 2);
-    for (int32_t index : vertex.bone_indices) append_i32(out, index);
-    for (float weight : vertex.bone_weights) append_f32(out, weight);
+    for (int32_t index : vertex.bone_indices)
+        append_i32(out, index);
+    for (float weight : vertex.bone_weights)
+        append_f32(out, weight);
     append_i32(out, vertex.extra_bone);
 }
 
 void write_bone(std::string& out, const Bone& bone) {
     // Element (row r, column c) at float index c*4 + r, whatever Eigen's storage order.
     for (int column = 0; column < 4; ++column) {
-        for (int row = 0; row < 4; ++row) append_f32(out, bone.inverse_bind(row, column));
+        for (int row = 0; row < 4; ++row)
+            append_f32(out, bone.inverse_bind(row, column));
     }
     append_i32(out, bone.parent);
     out.append(kBonePaddingSize, '\0');
@@ -151,7 +155,8 @@ void write_model(const Model& model, std::ostream& out) {
     write_header(stream, counts_of(model));
     write_section(stream, model.vertices, write_vertex);
     write_section(stream, model.indices, [](std::string& o, uint32_t index) { append_u32(o, index); });
-    write_section(stream, model.textures, [](std::string& o, const Texture& t) { append_name(o, t.file_name); });
+    write_section(stream, model.textures,
+                  [](std::string& o, const Texture& t) { append_name(o, t.file_name); });
     write_section(stream, model.meshes, [](std::string& o, const Mesh& mesh) {
         append_u32(o, mesh.first_index);
         append_u32(o, mesh.index_count);
@@ -190,8 +195,9 @@ void write_file(const Model& model, const std::filesystem::path& path) {
         if (!out) throw Error(ErrorCode::Io, "writing " + temporary.string() + " failed");
         std::error_code error;
         std::filesystem::rename(temporary, path, error);
-        if (error) throw Error(ErrorCode::Io, "cannot rename " + temporary.string() + " to " + path.string() +
-                                                  ": " + error.message());
+        if (error)
+            throw Error(ErrorCode::Io, "cannot rename " + temporary.string() + " to " + path.string() + ": " +
+                                           error.message());
     } catch (...) {
         out.close();
         std::error_code ignored;

@@ -30,6 +30,8 @@ std::string writer_profile(const Scene& scene) {
     const bool from_assimp_cmd = !layout.exact_mesh_lengths || layout.vector_key_bytes == 24 ||
                                  header.is_shortened() || header.is_compressed() || !header.command.empty();
     if (!from_assimp_cmd) return "P2 (library exporter, Assimp 3.2 - 3.3.1)";
+    // The no-Boost workaround flag existed in builds up to 3.2; the old prefix up to 4.1.0.
+    if (header.compile_flags & kCompileBoostWorkaround) return "P1 (assimp_cmd 3.x)";
     if (header.prefix_meaning == CompressedPrefix::CompressedLength) return "P1 (assimp_cmd 3.0 - 4.1.0)";
     if (header.prefix_meaning == CompressedPrefix::UncompressedLength) return "P1' (assimp_cmd 5.0.0 - 5.0.1)";
     return "P1/P1' (assimp_cmd 3.0 - 5.0.1)";

@@ -65,7 +65,8 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     const ChunkHead head = next_chunk(body, kChunkScene, true);
     // The body is one SCENE chunk. A length short of the body means an assimp_cmd <= 5.0.1 full
     // dump (§3) or a writer that crashed (length = placeholder); the content decides either way.
-    context.exact_lengths = head.length == body.remaining();
+    // A length past the body means a cut file: it is read as far as it goes, for the chunk trace.
+    context.exact_lengths = head.length >= body.remaining();
     scene.layout.exact_mesh_lengths = context.exact_lengths;
     ChunkScope scope(context, "scene", head);
     ByteReader reader = body.child(body.remaining());
@@ -80,6 +81,9 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     read_children(reader, context, counts.textures, scene.textures, read_texture);
     read_children(reader, context, counts.lights, scene.lights, read_light);
     read_children(reader, context, counts.cameras, scene.cameras, read_camera);
+    if (head.length > reader.position()) {
+        reader.fail(ErrorCode::Truncated, "the scene's content ends here, before the SCENE chunk's end");
+    }
     if (context.exact_lengths) skip_trailing_chunks(reader, "SCENE");
     else if (!reader.at_end()) {
         reader.fail(ErrorCode::BadLength,
@@ -87,6 +91,21 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     }
     check_scene_length(context, head, reader.position());
     scope.finish(reader.position());
+}
+
+// Why a read that failed inside the scene failed, when the SCENE head already tells.
+std::string scene_damage_note(uint32_t scene_length, uint64_t body_bytes) {
+    if (body_bytes < kChunkHeadSize) return {};
+    const uint64_t available = body_bytes - kChunkHeadSize;
+    if (scene_length == kChunkScene) {
+        return " (the SCENE length still holds the writer's placeholder, its chunk id: the writer stopped "
+               "before finishing the file)";
+    }
+    if (scene_length > available) {
+        return " (the file is cut short: the SCENE chunk declares " + std::to_string(scene_length) +
+               " bytes, but only " + std::to_string(available) + " follow its head)";
+    }
+    return {};
 }
 
 Scene read_body(std::span<const std::byte> body, const Header& header, const ReadOptions& options) {
@@ -105,10 +124,9 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
     try {
         read_scene_chunk(reader, context, scene);
     } catch (const ParseError& error) {
-        if (scene_length != kChunkScene || error.code() != ErrorCode::Truncated) throw;
-        throw ParseError(error.code(), error.offset(), error.chunk_path(),
-                         error.message() + " (the SCENE length still holds the writer's placeholder, its chunk "
-                                           "id: the writer stopped before finishing the file)");
+        const std::string note = scene_damage_note(scene_length, body.size());
+        if (note.empty()) throw;
+        throw ParseError(error.code(), error.offset(), error.chunk_path(), error.message() + note);
     }
     return scene;
 }

@@ -44,7 +44,9 @@ aem::Vertex on_bones(aem::Vertex vertex, std::initializer_list<std::pair<int32_t
     return vertex;
 }
 
-aem::Keyframe key(float time, float x, float y, float z, float w) { return {time, {x, y, z, w}}; }
+aem::Keyframe key(float time, float x, float y, float z, float w) {
+    return {time, {x, y, z, w}};
+}
 
 void add_geometry(aem::Model& model) {
     aem::Vertex extra_only = make_vertex(1, 0, 0);
@@ -72,12 +74,12 @@ void add_skeleton_and_animation(aem::Model& model) {
     model.animations = {{"bend", 2.0f, 0}};
     model.sequences = {{{0, 3}, {3, 1}, {4, 2}}, {{6, 1}, {7, 2}, {9, 1}}};
     const float half = std::sqrt(0.5f);
-    model.keyframes = {key(0, 0, 0, 0, 0), key(1, 2, 0, 0, 0), key(2, 2, 4, 0, 0), // bone 0 position
-                       key(0, 0, 0, 0, 1),                                         // bone 0 rotation
-                       key(0, 1, 1, 1, 0), key(2, 3, 3, 3, 0),                     // bone 0 scale
-                       key(0, 0, 1, 0, 0),                                         // bone 1 position
-                       key(0, 0, 0, 0, 1), key(2, 0, 0, half, half),               // bone 1 rotation
-                       key(0, 1, 1, 1, 0)};                                        // bone 1 scale
+    model.keyframes = {key(0, 0, 0, 0, 0), key(1, 2, 0, 0, 0),       key(2, 2, 4, 0, 0), // bone 0 position
+                       key(0, 0, 0, 0, 1),                                               // bone 0 rotation
+                       key(0, 1, 1, 1, 0), key(2, 3, 3, 3, 0),                           // bone 0 scale
+                       key(0, 0, 1, 0, 0),                                               // bone 1 position
+                       key(0, 0, 0, 0, 1), key(2, 0, 0, half, half),                     // bone 1 rotation
+                       key(0, 1, 1, 1, 0)};                                              // bone 1 scale
 }
 
 } // namespace
@@ -94,7 +96,8 @@ std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
     if (!in) throw std::runtime_error("cannot open " + path.string());
     std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<std::byte> bytes(chars.size());
-    std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return static_cast<std::byte>(c); });
+    std::transform(chars.begin(), chars.end(), bytes.begin(),
+                   [](char c) { return static_cast<std::byte>(c); });
     return bytes;
 }
 
@@ -106,14 +109,18 @@ void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>
 
 uint32_t u32_at(const std::vector<std::byte>& bytes, size_t offset) {
     uint32_t value = 0;
-    for (size_t i = 0; i < 4; ++i) value |= std::to_integer<uint32_t>(bytes.at(offset + i)) << (8 * i);
+    for (size_t i = 0; i < 4; ++i)
+        value |= std::to_integer<uint32_t>(bytes.at(offset + i)) << (8 * i);
     return value;
 }
 
-float f32_at(const std::vector<std::byte>& bytes, size_t offset) { return std::bit_cast<float>(u32_at(bytes, offset)); }
+float f32_at(const std::vector<std::byte>& bytes, size_t offset) {
+    return std::bit_cast<float>(u32_at(bytes, offset));
+}
 
 void put_u32_at(std::vector<std::byte>& bytes, size_t offset, uint32_t value) {
-    for (size_t i = 0; i < 4; ++i) bytes.at(offset + i) = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
+    for (size_t i = 0; i < 4; ++i)
+        bytes.at(offset + i) = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
 }
 
 } // namespace aem_test

@@ -45,7 +45,9 @@ std::string message_of_reading(const std::vector<std::byte>& bytes) {
     return "(accepted)";
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 } // namespace
 
@@ -62,7 +64,8 @@ BOOST_AUTO_TEST_CASE(second_write_is_byte_identical) {
     aem::write_file(aem::read_file(dir / "first.aem"), dir / "second.aem");
     const auto first = aem_test::read_bytes(dir / "first.aem");
     const auto second = aem_test::read_bytes(dir / "second.aem");
-    BOOST_TEST(first.size() == 40 + 6 * 92 + 6 * 4 + 3 * 128 + 2 * 12 + 2 * 12 + 2 * 80 + 136 + 2 * 24 + 10 * 20);
+    BOOST_TEST(first.size() ==
+               40 + 6 * 92 + 6 * 4 + 3 * 128 + 2 * 12 + 2 * 12 + 2 * 80 + 136 + 2 * 24 + 10 * 20);
     BOOST_TEST((first == second));
 }
 
@@ -98,7 +101,8 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
     model.materials = {{0, -1, 0}};
     aem::Bone bone;
     for (int r = 0; r < 4; ++r) {
-        for (int c = 0; c < 4; ++c) bone.inverse_bind(r, c) = static_cast<float>(10 * r + c);
+        for (int c = 0; c < 4; ++c)
+            bone.inverse_bind(r, c) = static_cast<float>(10 * r + c);
     }
     model.bones = {bone};
     model.animations = {{"walk", 1.5f, 0}};
@@ -109,10 +113,12 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
     BOOST_TEST(bytes.size() == 40u + 92 + 12 + 128 + 12 + 12 + 80 + 136 + 24 + 60);
     BOOST_TEST(std::memcmp(bytes.data(), "AEM\x01", 4) == 0);
     const uint32_t counts[9] = {1, 3, 1, 1, 1, 1, 1, 1, 3};
-    for (size_t i = 0; i < 9; ++i) BOOST_TEST(u32_at(bytes, kCountOffsets[i]) == counts[i]);
+    for (size_t i = 0; i < 9; ++i)
+        BOOST_TEST(u32_at(bytes, kCountOffsets[i]) == counts[i]);
 
     const size_t v = 40; // vertex: 14 floats, 4 int32, 4 floats, 1 int32
-    for (size_t i = 0; i < 14; ++i) BOOST_TEST(f32_at(bytes, v + 4 * i) == static_cast<float>(i + 1));
+    for (size_t i = 0; i < 14; ++i)
+        BOOST_TEST(f32_at(bytes, v + 4 * i) == static_cast<float>(i + 1));
     BOOST_TEST(u32_at(bytes, v + 56) == 0u);
     BOOST_TEST(u32_at(bytes, v + 60) == 0xFFFFFFFFu);
     BOOST_TEST(f32_at(bytes, v + 72) == 1.0f);
@@ -120,17 +126,20 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
 
     const size_t texture = v + 92 + 12;
     BOOST_TEST(std::memcmp(bytes.data() + texture, "tex.png", 7) == 0);
-    for (size_t i = 7; i < 128; ++i) BOOST_TEST(std::to_integer<int>(bytes[texture + i]) == 0);
+    for (size_t i = 7; i < 128; ++i)
+        BOOST_TEST(std::to_integer<int>(bytes[texture + i]) == 0);
 
     const size_t material = texture + 128 + 12;
     BOOST_TEST(u32_at(bytes, material + 4) == 0xFFFFFFFFu);
 
     const size_t bone_at = material + 12; // column-major: (r, c) at float index c*4 + r
     for (int r = 0; r < 4; ++r) {
-        for (int c = 0; c < 4; ++c) BOOST_TEST(f32_at(bytes, bone_at + 4 * (c * 4 + r)) == 10.0f * r + c);
+        for (int c = 0; c < 4; ++c)
+            BOOST_TEST(f32_at(bytes, bone_at + 4 * (c * 4 + r)) == 10.0f * r + c);
     }
     BOOST_TEST(u32_at(bytes, bone_at + 64) == 0xFFFFFFFFu);
-    for (size_t i = 68; i < 80; ++i) BOOST_TEST(std::to_integer<int>(bytes[bone_at + i]) == 0);
+    for (size_t i = 68; i < 80; ++i)
+        BOOST_TEST(std::to_integer<int>(bytes[bone_at + i]) == 0);
 
     const size_t animation = bone_at + 80;
     BOOST_TEST(std::memcmp(bytes.data() + animation, "walk\0\0", 6) == 0);
@@ -139,7 +148,8 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
 
     const size_t sequence = animation + 136;
     const uint32_t ranges[6] = {0, 1, 1, 1, 2, 1};
-    for (size_t i = 0; i < 6; ++i) BOOST_TEST(u32_at(bytes, sequence + 4 * i) == ranges[i]);
+    for (size_t i = 0; i < 6; ++i)
+        BOOST_TEST(u32_at(bytes, sequence + 4 * i) == ranges[i]);
 
     const size_t rotation_key = sequence + 24 + 20; // time, then x, y, z, w
     BOOST_TEST(f32_at(bytes, rotation_key) == 0.5f);
@@ -186,9 +196,9 @@ BOOST_AUTO_TEST_CASE(rejects_trailing_bytes) {
         const size_t expected = bytes.size();
         bytes.resize(bytes.size() + extra);
         BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::TrailingBytes));
-        BOOST_TEST(contains(message_of_reading(bytes),
-                            std::to_string(extra) + " bytes after the end its counts imply (" +
-                                std::to_string(expected)));
+        BOOST_TEST(contains(message_of_reading(bytes), std::to_string(extra) +
+                                                           " bytes after the end its counts imply (" +
+                                                           std::to_string(expected)));
     }
 }
 
@@ -210,9 +220,11 @@ BOOST_AUTO_TEST_CASE(rejects_counts_whose_sizes_wrap_32_bits) {
 
 BOOST_AUTO_TEST_CASE(rejects_largest_counts_without_allocating) {
     std::vector<std::byte> bytes = aem::to_bytes(aem::Model{});
-    for (size_t offset : kCountOffsets) put_u32_at(bytes, offset, 0xFFFFFFFFu);
+    for (size_t offset : kCountOffsets)
+        put_u32_at(bytes, offset, 0xFFFFFFFFu);
     BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::Truncated));
-    BOOST_TEST(contains(message_of_reading(bytes), "the vertex section (4294967295 × 92 bytes from byte 40)"));
+    BOOST_TEST(
+        contains(message_of_reading(bytes), "the vertex section (4294967295 × 92 bytes from byte 40)"));
 }
 
 BOOST_AUTO_TEST_CASE(read_file_checks_the_size_before_reading_the_body) {
@@ -295,7 +307,8 @@ BOOST_AUTO_TEST_CASE(write_file_replaces_an_existing_file_and_leaves_no_temporar
     aem::write_file(aem_test::make_two_bone_model(), dir / "model.aem");
     BOOST_TEST((aem::read_file(dir / "model.aem") == aem_test::make_two_bone_model()));
     size_t files = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        ++files;
     BOOST_TEST(files == 1u);
 }
 

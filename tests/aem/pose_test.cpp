@@ -39,7 +39,8 @@ Eigen::Matrix4f rows(std::initializer_list<std::initializer_list<float>> values)
     int r = 0;
     for (const auto& row : values) {
         int c = 0;
-        for (float value : row) matrix(r, c++) = value;
+        for (float value : row)
+            matrix(r, c++) = value;
         ++r;
     }
     return matrix;
@@ -84,7 +85,8 @@ BOOST_AUTO_TEST_CASE(hand_formulas_agree_with_literal_values_at_one_second) {
     // At t = 1: p = (2,0,0), s = 2, a = 45 degrees; worked out on paper.
     const HandPose h = by_hand(1.0f);
     const float r = std::sqrt(2.0f); // s·cos 45 = s·sin 45
-    check_close(child_skin_by_hand(h), rows({{r, -r, 0, 2 + r}, {r, r, 0, 2 - r}, {0, 0, 2, 0}, {0, 0, 0, 1}}));
+    check_close(child_skin_by_hand(h),
+                rows({{r, -r, 0, 2 + r}, {r, r, 0, 2 - r}, {0, 0, 2, 0}, {0, 0, 0, 1}}));
     const aem::Pose pose = aem::evaluate_pose(aem_test::make_two_bone_model(), 0, 1.0f);
     check_close(aem::skinned_position(aem_test::make_two_bone_model(), pose, 1),
                 Eigen::Vector3f(2 - r, 2 + r, 0)); // (0,2,0): 1 above the joint at (2,2,0), turned, doubled
@@ -100,7 +102,8 @@ BOOST_AUTO_TEST_CASE(skinning_matrices_match_hand_values_before_between_and_afte
             check_close(pose.skinning[0], root_skin_by_hand(h));
             check_close(pose.skinning[1], child_skin_by_hand(h));
             // global 1 = skin 1 · bind 1, bind 1 = translate(0, 1, 0)
-            check_close(pose.global[1], child_skin_by_hand(h) * rows({{1, 0, 0, 0}, {0, 1, 0, 1}, {0, 0, 1, 0}, {0, 0, 0, 1}}));
+            check_close(pose.global[1], child_skin_by_hand(h) *
+                                            rows({{1, 0, 0, 0}, {0, 1, 0, 1}, {0, 0, 1, 0}, {0, 0, 0, 1}}));
         }
     }
 }
@@ -117,7 +120,7 @@ BOOST_AUTO_TEST_CASE(skinned_positions_match_hand_values) {
             check_close(at(0), h.root_position);
             check_close(at(1), transform(skin1, {0, 2, 0}));
             check_close(at(2), 0.5f * transform(skin0, {1, 2, 0}) + 0.5f * transform(skin1, {1, 2, 0}));
-            check_close(at(3), transform(skin1, {1, 0, 0}));                  // extra bone only
+            check_close(at(3), transform(skin1, {1, 0, 0}));                   // extra bone only
             check_close(at(4), transform(skin1, transform(skin0, {0, 2, 0}))); // skin · extra · position
             check_close(at(5), Eigen::Vector3f(5, 5, 5));
         }
@@ -129,8 +132,8 @@ BOOST_AUTO_TEST_CASE(skinned_positions_match_literal_values_at_one_second) {
     const float r = std::sqrt(2.0f);
     const auto at = [&](uint32_t vertex) { return aem::skinned_position(model, vertex, 0, 1.0f); };
     check_close(at(0), Eigen::Vector3f(2, 0, 0));
-    check_close(at(2), Eigen::Vector3f(3, 3 + r, 0));          // halfway between (3,4,0) and (3, 2+2r, 0)
-    check_close(at(3), Eigen::Vector3f(2 + 2 * r, 2, 0));      // (1,0,0) on the child: (2,2) + 2·R45·(1,-1)
+    check_close(at(2), Eigen::Vector3f(3, 3 + r, 0));         // halfway between (3,4,0) and (3, 2+2r, 0)
+    check_close(at(3), Eigen::Vector3f(2 + 2 * r, 2, 0));     // (1,0,0) on the child: (2,2) + 2·R45·(1,-1)
     check_close(at(4), Eigen::Vector3f(2 - r, 2 + 5 * r, 0)); // (0,2,0) -> (2,4,0) by bone 0, then bone 1
 }
 
@@ -150,16 +153,19 @@ BOOST_AUTO_TEST_CASE(rotation_is_slerped_not_lerped) {
 BOOST_AUTO_TEST_CASE(local_matrix_is_translate_rotate_scale) {
     aem::BoneTransform transform;
     transform.translation = {1, 2, 3};
-    transform.rotation = Eigen::Quaternionf(Eigen::AngleAxisf(static_cast<float>(M_PI / 2), Eigen::Vector3f::UnitZ()));
+    transform.rotation =
+        Eigen::Quaternionf(Eigen::AngleAxisf(static_cast<float>(M_PI / 2), Eigen::Vector3f::UnitZ()));
     transform.scale = {2, 3, 4};
     // R(90 z) · diag(2,3,4) = [[0,-3,0],[2,0,0],[0,0,4]]; S·R would give [[0,-2,0],[3,0,0],...].
-    check_close(aem::local_matrix(transform), rows({{0, -3, 0, 1}, {2, 0, 0, 2}, {0, 0, 4, 3}, {0, 0, 0, 1}}));
+    check_close(aem::local_matrix(transform),
+                rows({{0, -3, 0, 1}, {2, 0, 0, 2}, {0, 0, 4, 3}, {0, 0, 0, 1}}));
 }
 
 BOOST_AUTO_TEST_CASE(no_animation_gives_identity_skinning_and_the_bind_pose) {
     const aem::Model model = aem_test::make_two_bone_model();
     const aem::Pose pose = aem::evaluate_pose(model, std::nullopt, 1.0f);
-    for (const Eigen::Matrix4f& skin : pose.skinning) BOOST_TEST((skin == Eigen::Matrix4f::Identity()));
+    for (const Eigen::Matrix4f& skin : pose.skinning)
+        BOOST_TEST((skin == Eigen::Matrix4f::Identity()));
     check_close(pose.global[1], rows({{1, 0, 0, 0}, {0, 1, 0, 1}, {0, 0, 1, 0}, {0, 0, 0, 1}}));
     for (uint32_t v = 0; v < model.vertices.size(); ++v) {
         check_close(aem::skinned_position(model, v, std::nullopt, 0.0f), model.vertices[v].position);
@@ -171,7 +177,8 @@ BOOST_AUTO_TEST_CASE(pose_of_a_read_model_equals_pose_of_the_built_one) {
     const aem::Model read = aem::read_model(aem::to_bytes(model));
     const aem::Pose built = aem::evaluate_pose(model, 0, 1.25f);
     const aem::Pose loaded = aem::evaluate_pose(read, 0, 1.25f);
-    for (size_t b = 0; b < 2; ++b) BOOST_TEST((built.skinning[b] == loaded.skinning[b]));
+    for (size_t b = 0; b < 2; ++b)
+        BOOST_TEST((built.skinning[b] == loaded.skinning[b]));
 }
 
 BOOST_AUTO_TEST_CASE(pose_rejects_bad_arguments_without_reading_out_of_bounds) {
@@ -179,7 +186,8 @@ BOOST_AUTO_TEST_CASE(pose_rejects_bad_arguments_without_reading_out_of_bounds) {
     BOOST_CHECK_THROW(aem::evaluate_pose(model, 1, 0.0f), std::out_of_range);
     BOOST_CHECK_THROW(aem::sample_bone(model, 0, 2, 0.0f), std::out_of_range);
     BOOST_CHECK_THROW(aem::skinned_position(model, 6, 0, 0.0f), std::out_of_range);
-    BOOST_CHECK_THROW(aem::evaluate_pose(model, 0, std::numeric_limits<float>::quiet_NaN()), std::invalid_argument);
+    BOOST_CHECK_THROW(aem::evaluate_pose(model, 0, std::numeric_limits<float>::quiet_NaN()),
+                      std::invalid_argument);
 
     aem::Model child_first = model;
     child_first.bones[0].parent = 1;

@@ -28,7 +28,8 @@ std::vector<aem::Violation> violations_in_file(const aem::Model& model) {
 
 std::string listed(const std::vector<aem::Violation>& violations) {
     std::ostringstream out;
-    for (const aem::Violation& violation : violations) out << "\n  " << aem::to_string(violation);
+    for (const aem::Violation& violation : violations)
+        out << "\n  " << aem::to_string(violation);
     return out.str();
 }
 
@@ -241,7 +242,8 @@ BOOST_AUTO_TEST_CASE(validator_names_texture_name_without_terminator) {
     const aem::Model model = aem_test::make_two_bone_model();
     auto bytes = aem::to_bytes(model);
     const size_t texture_section = 40 + 92 * model.vertices.size() + 4 * model.indices.size();
-    for (size_t i = 0; i < 128; ++i) bytes[texture_section + 128 + i] = std::byte{'x'};
+    for (size_t i = 0; i < 128; ++i)
+        bytes[texture_section + 128 + i] = std::byte{'x'};
     aem_test::write_bytes(dir / "unterminated.aem", bytes);
     const aem::Model read = aem::read_file(dir / "unterminated.aem");
     BOOST_TEST(read.textures[1].file_name == std::string(128, 'x'));

@@ -1,1 +1,130 @@
-// placeholder
+// The built `assbin` program on real fixtures: output, JSON and exit codes of `info` and `tree`.
+#include "support/fixtures.hpp"
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using assbin::test::fixture_path;
+using assbin::test::run_cli;
+
+namespace {
+
+boost::property_tree::ptree parse_json(const std::string& text) {
+    std::istringstream stream(text);
+    boost::property_tree::ptree tree;
+    boost::property_tree::read_json(stream, tree);
+    return tree;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(cli)
+
+BOOST_AUTO_TEST_CASE(help_lists_the_verbs_and_exits_0) {
+    const auto result = run_cli({"--help"});
+    BOOST_TEST(result.exit_code == 0);
+    BOOST_TEST(contains(result.out, "info"));
+    BOOST_TEST(contains(result.out, "tree"));
+    const auto verb_help = run_cli({"info", "--help"});
+    BOOST_TEST(verb_help.exit_code == 0);
+    BOOST_TEST(contains(verb_help.out, "--json"));
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
+    BOOST_TEST(run_cli({}).exit_code == 2);
+    const auto unknown = run_cli({"frobnicate"});
+    BOOST_TEST(unknown.exit_code == 2);
+    BOOST_TEST(contains(unknown.err, "unknown verb"));
+    BOOST_TEST(run_cli({"info"}).exit_code == 2);
+    BOOST_TEST(run_cli({"info", "--no-such-option", "x"}).exit_code == 2);
+}
+
+BOOST_AUTO_TEST_CASE(info_summarises_a_skinned_animated_dump) {
+    const auto result = run_cli({"info", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});
+    BOOST_TEST(result.exit_code == 0);
+    BOOST_TEST(contains(result.out, "P5 (Assimp 5.2.5+)"));
+    BOOST_TEST(contains(result.out, "\"Armature|Action\""));
+    BOOST_TEST(contains(result.out, "Material.001"));
+    BOOST_TEST(contains(result.out, "Cylinder  meshes 0"));
+    BOOST_TEST(contains(result.out, "bone 'Bone.005' has no weights"));
+}
+
+BOOST_AUTO_TEST_CASE(info_json_reports_the_counts) {
+    const auto result = run_cli({"info", "--json", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});
+    BOOST_TEST_REQUIRE(result.exit_code == 0);
+    const auto json = parse_json(result.out);
+    // MANIFEST.tsv row of FBX/huesitos.fbx.assbin.
+    BOOST_TEST(json.get<int>("counts.meshes") == 1);
+    BOOST_TEST(json.get<int>("counts.nodes") == 16);
+    BOOST_TEST(json.get<int>("counts.vertices") == 256);
+    BOOST_TEST(json.get<int>("counts.faces") == 68);
+    BOOST_TEST(json.get<int>("counts.bones") == 9);
+    BOOST_TEST(json.get<int>("counts.animation_channels") == 10);
+    BOOST_TEST(json.get<int>("counts.metadata_entries") == 66);
+    BOOST_TEST(json.get<std::string>("header.compile_flags") == "0x15");
+    BOOST_TEST(json.get<bool>("layout.node_metadata"));
+    const auto& mesh = json.get_child("meshes").front().second;
+    BOOST_TEST(mesh.get<std::string>("component_mask") == "0x107");
+    BOOST_TEST(mesh.get<int>("bone_weights") == 644);
+    BOOST_TEST(mesh.get<int>("max_index") == 255);
+    BOOST_TEST(mesh.get<int>("face_sizes.3") == 16);
+    BOOST_TEST(mesh.get<int>("face_sizes.n") == 52);
+}
+
+BOOST_AUTO_TEST_CASE(tree_lists_chunks_with_offsets_and_identifying_fields) {
+    const auto result = run_cli({"tree", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()});
+    BOOST_TEST(result.exit_code == 0);
+    BOOST_TEST(contains(result.out, "       512"));
+    BOOST_TEST(contains(result.out, "SCENE  flags=0  meshes=1"));
+    BOOST_TEST(contains(result.out, "MESH  vertices=3  faces=1  bones=1"));
+    BOOST_TEST(contains(result.out, "BONE  name="));
+    BOOST_TEST(contains(result.out, "NODEANIM  node="));
+    const auto shallow = run_cli({"tree", "--depth", "1", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()});
+    BOOST_TEST(!contains(shallow.out, "MESH"));
+    const auto json = parse_json(run_cli({"tree", "--json", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()}).out);
+    BOOST_TEST(json.get_child("chunks").front().second.get<std::string>("name") == "SCENE");
+    BOOST_TEST(json.get<std::string>("error") == "null");
+}
+
+BOOST_AUTO_TEST_CASE(tree_shows_old_short_mesh_lengths) {
+    const auto result = run_cli({"tree", fixture_path("older/assimp-5.0.1__models_X_anim_test.x.dump.assbin").string()});
+    BOOST_TEST(result.exit_code == 0);
+    BOOST_TEST(contains(result.out, "short length of assimp_cmd <= 5.0.1"));
+}
+
+BOOST_AUTO_TEST_CASE(a_damaged_file_prints_the_tree_up_to_the_damage_then_exits_2) {
+    assbin::test::TempDir temp;
+    const auto bytes = assbin::test::fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin");
+    // Cut inside the first MATERIAL chunk: the SCENE, its nodes and the mesh are intact.
+    const std::string cut = (temp.path() / "cut.assbin").string();
+    std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 26000);
+    const auto tree = run_cli({"tree", cut});
+    BOOST_TEST(tree.exit_code == 2);
+    BOOST_TEST(contains(tree.out, "SCENE"));
+    BOOST_TEST(contains(tree.out, "incomplete"));
+    BOOST_TEST(contains(tree.out, "MESH  vertices=256"));
+    BOOST_TEST(contains(tree.err, "assbin: error: " + cut + ": at byte "));
+    BOOST_TEST(contains(tree.err, "at byte 25533 in scene: MATERIAL"));
+    BOOST_TEST(contains(tree.err, "the file is cut short"));
+    const auto info = run_cli({"info", cut});
+    BOOST_TEST(info.exit_code == 2);
+    BOOST_TEST(contains(info.err, cut));
+    BOOST_TEST(info.out.empty());
+}
+
+BOOST_AUTO_TEST_CASE(missing_and_foreign_files_exit_2_with_a_message) {
+    const auto missing = run_cli({"info", "/nonexistent/model.assbin"});
+    BOOST_TEST(missing.exit_code == 2);
+    BOOST_TEST(contains(missing.err, "/nonexistent/model.assbin: cannot open the file"));
+    const auto foreign = run_cli({"tree", fixture_path("corpus-expected-failures.txt").string()});
+    BOOST_TEST(foreign.exit_code == 2);
+    BOOST_TEST(contains(foreign.err, "not an ASSBIN dump"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

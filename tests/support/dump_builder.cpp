@@ -28,26 +28,45 @@ void append_le(Bytes& out, T value) {
 
 } // namespace
 
-void ByteWriter::u8(uint8_t v) { bytes_.push_back(std::byte{v}); }
-void ByteWriter::u16(uint16_t v) { append_le(bytes_, v); }
-void ByteWriter::u32(uint32_t v) { append_le(bytes_, v); }
-void ByteWriter::i32(int32_t v) { append_le(bytes_, v); }
-void ByteWriter::u64(uint64_t v) { append_le(bytes_, v); }
-void ByteWriter::f32(float v) { append_le(bytes_, std::bit_cast<uint32_t>(v)); }
-void ByteWriter::f64(double v) { append_le(bytes_, std::bit_cast<uint64_t>(v)); }
+void ByteWriter::u8(uint8_t v) {
+    bytes_.push_back(std::byte{v});
+}
+void ByteWriter::u16(uint16_t v) {
+    append_le(bytes_, v);
+}
+void ByteWriter::u32(uint32_t v) {
+    append_le(bytes_, v);
+}
+void ByteWriter::i32(int32_t v) {
+    append_le(bytes_, v);
+}
+void ByteWriter::u64(uint64_t v) {
+    append_le(bytes_, v);
+}
+void ByteWriter::f32(float v) {
+    append_le(bytes_, std::bit_cast<uint32_t>(v));
+}
+void ByteWriter::f64(double v) {
+    append_le(bytes_, std::bit_cast<uint64_t>(v));
+}
 
 void ByteWriter::str(std::string_view s) {
     u32(static_cast<uint32_t>(s.size()));
     raw(s);
 }
 
-void ByteWriter::raw(std::span<const std::byte> bytes) { bytes_.insert(bytes_.end(), bytes.begin(), bytes.end()); }
-
-void ByteWriter::raw(std::string_view bytes) {
-    for (char c : bytes) bytes_.push_back(static_cast<std::byte>(c));
+void ByteWriter::raw(std::span<const std::byte> bytes) {
+    bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
 }
 
-void ByteWriter::fill(size_t count, uint8_t value) { bytes_.insert(bytes_.end(), count, std::byte{value}); }
+void ByteWriter::raw(std::string_view bytes) {
+    for (char c : bytes)
+        bytes_.push_back(static_cast<std::byte>(c));
+}
+
+void ByteWriter::fill(size_t count, uint8_t value) {
+    bytes_.insert(bytes_.end(), count, std::byte{value});
+}
 
 void ByteWriter::padded(std::string_view s, size_t width) {
     raw(s.substr(0, std::min(s.size(), width)));
@@ -69,7 +88,8 @@ uint64_t ByteWriter::end_chunk(size_t mark, std::optional<uint32_t> length_overr
 
 void ByteWriter::patch_u32(size_t position, uint32_t v) {
     if (position + 4 > bytes_.size()) throw std::out_of_range("ByteWriter::patch_u32 past the end");
-    for (int i = 0; i < 4; ++i) bytes_[position + i] = std::byte{static_cast<uint8_t>(v >> (8 * i))};
+    for (int i = 0; i < 4; ++i)
+        bytes_[position + i] = std::byte{static_cast<uint8_t>(v >> (8 * i))};
 }
 
 void ByteWriter::chunk(uint32_t id, std::span<const std::byte> payload, std::optional<uint32_t> length) {
@@ -194,8 +214,10 @@ uint32_t MeshSpec::component_mask() const {
     if (positions) mask |= 0x1;
     if (normals) mask |= 0x2;
     if (tangents && bitangents) mask |= 0x4;
-    for (size_t n = 0; n < uvs.size() && n < 8; ++n) mask |= 0x100u << n;
-    for (size_t n = 0; n < colors.size() && n < 8; ++n) mask |= 0x10000u << n;
+    for (size_t n = 0; n < uvs.size() && n < 8; ++n)
+        mask |= 0x100u << n;
+    for (size_t n = 0; n < colors.size() && n < 8; ++n)
+        mask |= 0x10000u << n;
     return mask;
 }
 
@@ -204,7 +226,8 @@ namespace {
 template <class T>
 Bytes pod_bytes(const std::vector<T>& values) {
     Bytes out;
-    for (const T& v : values) append_le(out, v);
+    for (const T& v : values)
+        append_le(out, v);
     return out;
 }
 
@@ -254,13 +277,15 @@ TextureSpec argb_texture(uint32_t width, uint32_t height, Bytes texels, std::str
 
 Bytes to_bytes(std::string_view s) {
     Bytes out;
-    for (char c : s) out.push_back(static_cast<std::byte>(c));
+    for (char c : s)
+        out.push_back(static_cast<std::byte>(c));
     return out;
 }
 
 Bytes concat(std::initializer_list<std::span<const std::byte>> parts) {
     Bytes out;
-    for (auto part : parts) out.insert(out.end(), part.begin(), part.end());
+    for (auto part : parts)
+        out.insert(out.end(), part.begin(), part.end());
     return out;
 }
 
@@ -284,7 +309,8 @@ uint32_t super_fast_hash(std::span<const std::byte> data, uint32_t hash) {
         hash += get16(pos);
         hash ^= hash << 16;
         // Hash.h: abs() of the third byte read as a signed char
-        hash ^= static_cast<uint32_t>(std::abs(static_cast<int>(static_cast<int8_t>(byte_at(pos + 2))))) << 18;
+        hash ^= static_cast<uint32_t>(std::abs(static_cast<int>(static_cast<int8_t>(byte_at(pos + 2)))))
+                << 18;
         hash += hash >> 11;
         break;
     case 2:
@@ -311,7 +337,8 @@ uint32_t super_fast_hash(std::span<const std::byte> data, uint32_t hash) {
 
 uint32_t sfh_u32(uint32_t value, uint32_t hash) {
     std::array<std::byte, 4> le{};
-    for (int i = 0; i < 4; ++i) le[i] = std::byte{static_cast<uint8_t>(value >> (8 * i))};
+    for (int i = 0; i < 4; ++i)
+        le[i] = std::byte{static_cast<uint8_t>(value >> (8 * i))};
     return super_fast_hash(le, hash);
 }
 
@@ -322,7 +349,8 @@ std::vector<uint32_t> face_hashes(const std::vector<std::vector<uint32_t>>& face
         size_t end = std::min(faces.size(), block + 512);
         for (size_t f = block; f < end; ++f) {
             h = sfh_u32(static_cast<uint32_t>(faces[f].size()), h);
-            for (uint32_t index : faces[f]) h = sfh_u32(index, h);
+            for (uint32_t index : faces[f])
+                h = sfh_u32(index, h);
         }
         out.push_back(h);
     }
@@ -375,8 +403,12 @@ Out key_bounds(std::span<const Key> keys) {
 
 } // namespace
 
-FloatBounds<3> bounds_of(std::span<const F3> values) { return float_bounds<3>(values); }
-FloatBounds<4> bounds_of(std::span<const F4> values) { return float_bounds<4>(values); }
+FloatBounds<3> bounds_of(std::span<const F3> values) {
+    return float_bounds<3>(values);
+}
+FloatBounds<4> bounds_of(std::span<const F4> values) {
+    return float_bounds<4>(values);
+}
 
 WeightBounds bounds_of(std::span<const WeightSpec> weights) {
     WeightBounds b{{0x80000000u, 1e10f}, {0u, -1e10f}};
@@ -389,8 +421,12 @@ WeightBounds bounds_of(std::span<const WeightSpec> weights) {
     return b;
 }
 
-VKeyBounds bounds_of(std::span<const VKeySpec> keys) { return key_bounds<VKeySpec, VKeyBounds>(keys); }
-QKeyBounds bounds_of(std::span<const QKeySpec> keys) { return key_bounds<QKeySpec, QKeyBounds>(keys); }
+VKeyBounds bounds_of(std::span<const VKeySpec> keys) {
+    return key_bounds<VKeySpec, VKeyBounds>(keys);
+}
+QKeyBounds bounds_of(std::span<const QKeySpec> keys) {
+    return key_bounds<QKeySpec, QKeyBounds>(keys);
+}
 
 uint64_t short_length_deficit(const MeshSpec& mesh) {
     // Each color set and UV array was one fwrite item, so it counted 1 (0 when nv = 0).
@@ -405,7 +441,7 @@ uint64_t short_length_deficit(const MeshSpec& mesh) {
 namespace {
 
 class BodyWriter {
-public:
+  public:
     BodyWriter(const WriterProfile& profile, uint64_t image_base) : p_(profile), base_(image_base) {}
 
     void scene(const SceneSpec& s);
@@ -415,7 +451,7 @@ public:
     std::vector<ChunkInfo> chunks() { return std::move(chunks_); }
     ByteWriter& writer() { return w_; }
 
-private:
+  private:
     struct Open {
         size_t mark;
         size_t record;
@@ -429,7 +465,8 @@ private:
     uint64_t close(Open o, std::optional<uint32_t> length_override = std::nullopt, uint64_t short_by = 0) {
         uint64_t payload = w_.end_chunk(o.mark, length_override, short_by);
         chunks_[o.record].payload = payload;
-        chunks_[o.record].length = length_override ? *length_override : static_cast<uint32_t>(payload - short_by);
+        chunks_[o.record].length =
+            length_override ? *length_override : static_cast<uint32_t>(payload - short_by);
         return payload;
     }
 
@@ -449,7 +486,8 @@ private:
         w_.f32(v[3]);
     }
     void mat4(const M4& m) {
-        for (float v : m) p_.mixed_double ? w_.f64(v) : w_.f32(v);
+        for (float v : m)
+            p_.mixed_double ? w_.f64(v) : w_.f32(v);
     }
     void vkey(const VKeySpec& k, bool padded) {
         w_.f64(k.time);
@@ -463,7 +501,8 @@ private:
 
     void vec3_array(const std::vector<F3>& values) {
         if (full()) {
-            for (const F3& v : values) vec3(v);
+            for (const F3& v : values)
+                vec3(v);
         } else {
             auto b = bounds_of(std::span<const F3>(values));
             vec3(b.min);
@@ -512,12 +551,18 @@ void BodyWriter::scene(const SceneSpec& s) {
     node(s.root, "scene/node");
     w_.raw(s.after_root);
     uint64_t deficit = 0;
-    for (size_t i = 0; i < s.meshes.size(); ++i) deficit += mesh(s.meshes[i], indexed("scene", "mesh", i));
-    for (size_t i = 0; i < s.materials.size(); ++i) material(s.materials[i], indexed("scene", "material", i));
-    for (size_t i = 0; i < s.animations.size(); ++i) animation(s.animations[i], indexed("scene", "animation", i));
-    for (size_t i = 0; i < s.textures.size(); ++i) texture(s.textures[i], indexed("scene", "texture", i));
-    for (size_t i = 0; i < s.lights.size(); ++i) light(s.lights[i], indexed("scene", "light", i));
-    for (size_t i = 0; i < s.cameras.size(); ++i) camera(s.cameras[i], indexed("scene", "camera", i));
+    for (size_t i = 0; i < s.meshes.size(); ++i)
+        deficit += mesh(s.meshes[i], indexed("scene", "mesh", i));
+    for (size_t i = 0; i < s.materials.size(); ++i)
+        material(s.materials[i], indexed("scene", "material", i));
+    for (size_t i = 0; i < s.animations.size(); ++i)
+        animation(s.animations[i], indexed("scene", "animation", i));
+    for (size_t i = 0; i < s.textures.size(); ++i)
+        texture(s.textures[i], indexed("scene", "texture", i));
+    for (size_t i = 0; i < s.lights.size(); ++i)
+        light(s.lights[i], indexed("scene", "light", i));
+    for (size_t i = 0; i < s.cameras.size(); ++i)
+        camera(s.cameras[i], indexed("scene", "camera", i));
     w_.raw(s.trailing);
     close(o, s.length_override, deficit);
 }
@@ -529,15 +574,18 @@ void BodyWriter::node_fields(const NodeSpec& n) {
     w_.u32(count_of(n.declared_children, n.children));
     w_.u32(count_of(n.declared_meshes, n.meshes));
     if (p_.node_metadata) w_.u32(count_of(n.declared_metadata, n.metadata));
-    for (uint32_t m : n.meshes) w_.u32(m);
+    for (uint32_t m : n.meshes)
+        w_.u32(m);
 }
 
 void BodyWriter::node(const NodeSpec& n, const std::string& path) {
     Open o = open(n.chunk_id.value_or(chunk::kNode), path);
     node_fields(n);
-    for (size_t i = 0; i < n.children.size(); ++i) node(n.children[i], indexed(path, "node", i));
+    for (size_t i = 0; i < n.children.size(); ++i)
+        node(n.children[i], indexed(path, "node", i));
     if (p_.node_metadata) {
-        for (const MetaSpec& m : n.metadata) meta(m);
+        for (const MetaSpec& m : n.metadata)
+            meta(m);
     }
     w_.raw(n.trailing);
     close(o, n.length_override);
@@ -549,13 +597,20 @@ void BodyWriter::meta(const MetaSpec& m) {
     std::visit(
         [&](const auto& v) {
             using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, bool>) w_.u8(v ? 1 : 0);
-            else if constexpr (std::is_same_v<T, int32_t>) w_.i32(v);
-            else if constexpr (std::is_same_v<T, uint64_t>) w_.u64(v);
-            else if constexpr (std::is_same_v<T, float>) w_.f32(v); // f32 in every build (§4.2)
-            else if constexpr (std::is_same_v<T, double>) w_.f64(v);
-            else if constexpr (std::is_same_v<T, std::string>) w_.str(v);
-            else if constexpr (std::is_same_v<T, F3>) vec3(v);
+            if constexpr (std::is_same_v<T, bool>)
+                w_.u8(v ? 1 : 0);
+            else if constexpr (std::is_same_v<T, int32_t>)
+                w_.i32(v);
+            else if constexpr (std::is_same_v<T, uint64_t>)
+                w_.u64(v);
+            else if constexpr (std::is_same_v<T, float>)
+                w_.f32(v); // f32 in every build (§4.2)
+            else if constexpr (std::is_same_v<T, double>)
+                w_.f64(v);
+            else if constexpr (std::is_same_v<T, std::string>)
+                w_.str(v);
+            else if constexpr (std::is_same_v<T, F3>)
+                vec3(v);
         },
         m.value);
 }
@@ -563,7 +618,8 @@ void BodyWriter::meta(const MetaSpec& m) {
 void BodyWriter::deep_chain(uint32_t depth) {
     Open scene = open(chunk::kScene, "scene");
     w_.u32(0);
-    for (int i = 0; i < 6; ++i) w_.u32(0);
+    for (int i = 0; i < 6; ++i)
+        w_.u32(0);
     std::vector<Open> opened;
     opened.reserve(depth);
     NodeSpec n;
@@ -573,7 +629,8 @@ void BodyWriter::deep_chain(uint32_t depth) {
         n.declared_children = level + 1 < depth ? 1 : 0;
         node_fields(n);
     }
-    for (auto it = opened.rbegin(); it != opened.rend(); ++it) w_.end_chunk(it->mark);
+    for (auto it = opened.rbegin(); it != opened.rend(); ++it)
+        w_.end_chunk(it->mark);
     close(scene);
 }
 
@@ -595,7 +652,8 @@ uint64_t BodyWriter::mesh(const MeshSpec& m, const std::string& path) {
     }
     for (const auto& set : m.colors) { // colors before UVs
         if (full()) {
-            for (const F4& c : set) vec4(c);
+            for (const F4& c : set)
+                vec4(c);
         } else {
             auto b = bounds_of(std::span<const F4>(set));
             vec4(b.min);
@@ -607,7 +665,8 @@ uint64_t BodyWriter::mesh(const MeshSpec& m, const std::string& path) {
         vec3_array(uv.coords);
     }
     faces(m);
-    for (size_t i = 0; i < m.bones.size(); ++i) bone(m.bones[i], indexed(path, "bone", i));
+    for (size_t i = 0; i < m.bones.size(); ++i)
+        bone(m.bones[i], indexed(path, "bone", i));
     w_.raw(m.trailing);
     uint64_t deficit = (p_.short_lengths && full()) ? short_length_deficit(m) : 0;
     close(o, m.length_override, deficit);
@@ -616,13 +675,15 @@ uint64_t BodyWriter::mesh(const MeshSpec& m, const std::string& path) {
 
 void BodyWriter::faces(const MeshSpec& m) {
     if (!full()) {
-        for (uint32_t h : face_hashes(m.faces)) w_.u32(h);
+        for (uint32_t h : face_hashes(m.faces))
+            w_.u32(h);
         return;
     }
     bool wide = m.nv() >= 65536;
     for (const auto& f : m.faces) {
         w_.u16(static_cast<uint16_t>(f.size()));
-        for (uint32_t index : f) wide ? w_.u32(index) : w_.u16(static_cast<uint16_t>(index));
+        for (uint32_t index : f)
+            wide ? w_.u32(index) : w_.u16(static_cast<uint16_t>(index));
     }
 }
 
@@ -637,7 +698,8 @@ void BodyWriter::bone(const BoneSpec& b, const std::string& path) {
         w_.f32(ws.weight);
     };
     if (full()) {
-        for (const WeightSpec& ws : b.weights) weight(ws);
+        for (const WeightSpec& ws : b.weights)
+            weight(ws);
     } else {
         auto bounds = bounds_of(std::span<const WeightSpec>(b.weights));
         weight(bounds.min);
@@ -671,7 +733,8 @@ void BodyWriter::animation(const AnimationSpec& a, const std::string& path) {
     w_.f64(a.duration);
     w_.f64(a.ticks_per_second);
     w_.u32(static_cast<uint32_t>(a.channels.size()));
-    for (size_t i = 0; i < a.channels.size(); ++i) channel(a.channels[i], indexed(path, "channel", i));
+    for (size_t i = 0; i < a.channels.size(); ++i)
+        channel(a.channels[i], indexed(path, "channel", i));
     close(o);
 }
 
@@ -686,9 +749,12 @@ void BodyWriter::channel(const ChannelSpec& c, const std::string& path) {
     w_.u32(c.post_state);
     if (full()) {
         bool padded = !p_.mixed_double && p_.vector_key_bytes == 24;
-        for (const VKeySpec& k : c.positions) vkey(k, padded);
-        for (const QKeySpec& k : c.rotations) qkey(k);
-        for (const VKeySpec& k : c.scalings) vkey(k, padded);
+        for (const VKeySpec& k : c.positions)
+            vkey(k, padded);
+        for (const QKeySpec& k : c.rotations)
+            qkey(k);
+        for (const VKeySpec& k : c.scalings)
+            vkey(k, padded);
     } else {
         // Bounds for each array whose pointer was non-null: count > 0 in every observed file.
         if (!c.positions.empty()) {
@@ -785,8 +851,8 @@ Bytes build_header(const WriterProfile& profile) {
 Bytes zlib_compress(std::span<const std::byte> data) {
     uLongf bound = compressBound(static_cast<uLong>(data.size()));
     Bytes out(bound);
-    int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &bound, reinterpret_cast<const Bytef*>(data.data()),
-                       static_cast<uLong>(data.size()), 9);
+    int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &bound,
+                       reinterpret_cast<const Bytef*>(data.data()), static_cast<uLong>(data.size()), 9);
     if (rc != Z_OK) throw std::runtime_error("compress2 failed");
     out.resize(bound);
     return out;
@@ -795,7 +861,7 @@ Bytes zlib_compress(std::span<const std::byte> data) {
 Bytes compress_body(std::span<const std::byte> body, Compression c, std::optional<uint32_t> prefix_override) {
     Bytes stream = zlib_compress(body);
     uint32_t prefix = c == Compression::OldPrefix ? static_cast<uint32_t>(stream.size())
-                                                   : static_cast<uint32_t>(body.size());
+                                                  : static_cast<uint32_t>(body.size());
     ByteWriter w;
     w.u32(prefix_override.value_or(prefix));
     w.raw(stream);

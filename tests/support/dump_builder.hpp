@@ -47,7 +47,7 @@ inline constexpr size_t kHeaderBytes = 512;
 // Raw little-endian byte writer (the building block for everything else).
 
 class ByteWriter {
-public:
+  public:
     void u8(uint8_t v);
     void u16(uint16_t v);
     void u32(uint32_t v);
@@ -72,14 +72,15 @@ public:
     void patch_u32(size_t position, uint32_t v);
 
     // A whole chunk with any id and length field around a given payload.
-    void chunk(uint32_t id, std::span<const std::byte> payload, std::optional<uint32_t> length = std::nullopt);
+    void chunk(uint32_t id, std::span<const std::byte> payload,
+               std::optional<uint32_t> length = std::nullopt);
 
     size_t size() const { return bytes_.size(); }
     void reserve(size_t n) { bytes_.reserve(n); }
     const Bytes& bytes() const { return bytes_; }
     Bytes take() { return std::move(bytes_); }
 
-private:
+  private:
     Bytes bytes_;
 };
 
@@ -93,7 +94,7 @@ enum class Compression {
 };
 
 struct HeaderSpec {
-    std::string magic = "ASSIMP.binary-dump.";      // 19 bytes in real files
+    std::string magic = "ASSIMP.binary-dump.";            // 19 bytes in real files
     std::string timestamp = "Sat Jan  3 10:20:30 2015\n"; // 25 bytes: written cut or NUL-padded to 25
     uint32_t version_major = 1;
     uint32_t version_minor = 0;
@@ -107,15 +108,15 @@ struct HeaderSpec {
 };
 
 struct WriterProfile {
-    std::string label;                 // "P5", "P1'", ... for messages
-    bool node_metadata = true;         // u32 nMeta in every node (§4.2)
-    unsigned texture_hint_bytes = 8;   // 4 or 8 (§4.8)
-    bool light_placement = true;       // vec3 position, direction, up in lights (§4.9)
-    bool mixed_double = false;         // 5.2.5+ double build: first component f64, mat4 16 x f64 (§8)
-    unsigned vector_key_bytes = 20;    // 20, or 24 for P1 full dumps (§4.7); ignored when mixed_double
-    uint8_t key_padding = 0xA5;        // the undefined 4 padding bytes of a 24-byte vkey
-    bool short_lengths = false;        // P1 full dumps: MESH and SCENE lengths short by §3
-    bool shortened = false;            // §5 bounds and hashes instead of arrays
+    std::string label;               // "P5", "P1'", ... for messages
+    bool node_metadata = true;       // u32 nMeta in every node (§4.2)
+    unsigned texture_hint_bytes = 8; // 4 or 8 (§4.8)
+    bool light_placement = true;     // vec3 position, direction, up in lights (§4.9)
+    bool mixed_double = false;       // 5.2.5+ double build: first component f64, mat4 16 x f64 (§8)
+    unsigned vector_key_bytes = 20;  // 20, or 24 for P1 full dumps (§4.7); ignored when mixed_double
+    uint8_t key_padding = 0xA5;      // the undefined 4 padding bytes of a 24-byte vkey
+    bool short_lengths = false;      // P1 full dumps: MESH and SCENE lengths short by §3
+    bool shortened = false;          // §5 bounds and hashes instead of arrays
     Compression compression = Compression::None;
     std::optional<uint32_t> prefix_override; // any u32 at offset 512 of a compressed dump
     HeaderSpec header;
@@ -153,12 +154,12 @@ struct NodeSpec {
     std::vector<NodeSpec> children;
     std::vector<MetaSpec> metadata;
     // Crafting overrides.
-    std::optional<uint32_t> chunk_id;           // instead of 0x123c
-    std::optional<uint32_t> length_override;    // instead of the true length
-    std::optional<uint32_t> declared_children;  // instead of children.size()
-    std::optional<uint32_t> declared_meshes;    // instead of meshes.size()
-    std::optional<uint32_t> declared_metadata;  // instead of metadata.size()
-    Bytes trailing;                             // written after the metadata, inside the chunk
+    std::optional<uint32_t> chunk_id;          // instead of 0x123c
+    std::optional<uint32_t> length_override;   // instead of the true length
+    std::optional<uint32_t> declared_children; // instead of children.size()
+    std::optional<uint32_t> declared_meshes;   // instead of meshes.size()
+    std::optional<uint32_t> declared_metadata; // instead of metadata.size()
+    Bytes trailing;                            // written after the metadata, inside the chunk
 };
 
 // A node with a name, mesh indices and children (the common case, without designated initializers:
@@ -189,7 +190,7 @@ struct MeshSpec {
     std::optional<uint32_t> vertex_count; // default: size of the first present vertex array
     std::optional<std::vector<F3>> positions;
     std::optional<std::vector<F3>> normals;
-    std::optional<std::vector<F3>> tangents;   // written (bit 0x4) only with bitangents
+    std::optional<std::vector<F3>> tangents; // written (bit 0x4) only with bitangents
     std::optional<std::vector<F3>> bitangents;
     std::vector<std::vector<F4>> colors; // sets 0..n-1
     std::vector<UvSpec> uvs;             // channels 0..n-1
@@ -215,12 +216,15 @@ struct MatPropSpec {
     std::optional<uint32_t> declared_length; // instead of data.size()
 };
 
-MatPropSpec prop_floats(std::string key, std::vector<float> values, uint32_t semantic = 0, uint32_t index = 0);
-MatPropSpec prop_doubles(std::string key, std::vector<double> values, uint32_t semantic = 0, uint32_t index = 0);
-// Type 3: u32 len, the bytes, then `terminator` (Assimp copies it from memory: not always 0).
-MatPropSpec prop_string(std::string key, std::string_view value, uint8_t terminator = 0, uint32_t semantic = 0,
+MatPropSpec prop_floats(std::string key, std::vector<float> values, uint32_t semantic = 0,
                         uint32_t index = 0);
-MatPropSpec prop_ints(std::string key, std::vector<int32_t> values, uint32_t semantic = 0, uint32_t index = 0);
+MatPropSpec prop_doubles(std::string key, std::vector<double> values, uint32_t semantic = 0,
+                         uint32_t index = 0);
+// Type 3: u32 len, the bytes, then `terminator` (Assimp copies it from memory: not always 0).
+MatPropSpec prop_string(std::string key, std::string_view value, uint8_t terminator = 0,
+                        uint32_t semantic = 0, uint32_t index = 0);
+MatPropSpec prop_ints(std::string key, std::vector<int32_t> values, uint32_t semantic = 0,
+                      uint32_t index = 0);
 MatPropSpec prop_buffer(std::string key, Bytes data, uint32_t semantic = 0, uint32_t index = 0);
 
 struct MaterialSpec {
@@ -298,10 +302,10 @@ struct SceneSpec {
 
 struct ChunkInfo {
     uint32_t id = 0;
-    std::string path;        // "scene", "scene/node", "scene/node/node[1]", "scene/mesh[0]/bone[2]", ...
-    uint64_t offset = 0;     // of the chunk head in the file image (512-byte header + body)
-    uint32_t length = 0;     // the length field as written
-    uint64_t payload = 0;    // the bytes actually written after the head
+    std::string path;     // "scene", "scene/node", "scene/node/node[1]", "scene/mesh[0]/bone[2]", ...
+    uint64_t offset = 0;  // of the chunk head in the file image (512-byte header + body)
+    uint32_t length = 0;  // the length field as written
+    uint64_t payload = 0; // the bytes actually written after the head
     uint64_t end() const { return offset + 8 + payload; }
 };
 

@@ -30,12 +30,12 @@ enum class ErrorCode {
 
 // The one error type reading and writing throw. `what()` is a sentence a user can act on.
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
 
     ErrorCode code() const { return code_; }
 
-private:
+  private:
     ErrorCode code_;
 };
 

@@ -123,6 +123,8 @@ inline Eigen::Quaternionf rotation_of(const Keyframe& key) {
 }
 
 // The translation or scale a position or scale keyframe holds.
-inline Eigen::Vector3f vector_of(const Keyframe& key) { return key.value.head<3>(); }
+inline Eigen::Vector3f vector_of(const Keyframe& key) {
+    return key.value.head<3>();
+}
 
 } // namespace aem

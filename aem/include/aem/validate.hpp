@@ -16,27 +16,27 @@ inline constexpr float kUnitQuaternionTolerance = 1e-4f;
 
 // One rule per invariant; rule_name() gives the stable kebab-case name tools print.
 enum class Rule {
-    IndexOutOfRange,           // an index is not below the vertex count
-    IndexCountNotTriangles,    // the index count is not a multiple of 3
-    MeshRangeOutOfBounds,      // [first, first + count) leaves the index section
-    MeshCountNotTriangles,     // a mesh's index count is not a multiple of 3
-    MeshMaterialOutOfRange,    // a mesh's material is not below the material count
-    MaterialTextureOutOfRange, // a texture slot is neither -1 nor below the texture count
-    VertexBoneOutOfRange,      // a used bone slot's index is not below the bone count
-    BoneSlotWeight,            // an unused slot (-1) has a weight, or a used slot a weight <= 0
-    WeightSum,                 // a skinned vertex's weights do not sum to 1
-    ExtraBoneOutOfRange,       // the extra bone index is neither -1 nor below the bone count
-    BoneParentNotEarlier,      // a parent index is neither -1 nor an earlier bone
-    SequenceCount,             // sequences != animations × bones
+    IndexOutOfRange,               // an index is not below the vertex count
+    IndexCountNotTriangles,        // the index count is not a multiple of 3
+    MeshRangeOutOfBounds,          // [first, first + count) leaves the index section
+    MeshCountNotTriangles,         // a mesh's index count is not a multiple of 3
+    MeshMaterialOutOfRange,        // a mesh's material is not below the material count
+    MaterialTextureOutOfRange,     // a texture slot is neither -1 nor below the texture count
+    VertexBoneOutOfRange,          // a used bone slot's index is not below the bone count
+    BoneSlotWeight,                // an unused slot (-1) has a weight, or a used slot a weight <= 0
+    WeightSum,                     // a skinned vertex's weights do not sum to 1
+    ExtraBoneOutOfRange,           // the extra bone index is neither -1 nor below the bone count
+    BoneParentNotEarlier,          // a parent index is neither -1 nor an earlier bone
+    SequenceCount,                 // sequences != animations × bones
     AnimationSequencesOutOfBounds, // an animation's `bones` sequences leave the sequence section
-    AnimationSequencesOverlap, // two animations claim the same sequence
-    KeyRangeOutOfBounds,       // a channel's keyframes leave the keyframe section
-    EmptyChannel,              // a channel has no keyframe, so it cannot be sampled
-    KeyTimesNotIncreasing,     // a channel's key times are not strictly increasing
-    RotationNotUnit,           // a rotation key is not a unit quaternion
-    VectorKeyWNotZero,         // a position or scale key has w != 0
-    NonFiniteFloat,            // a NaN or infinity in any float field
-    BadName,                   // a name too long for its 128-byte field, or holding a NUL
+    AnimationSequencesOverlap,     // two animations claim the same sequence
+    KeyRangeOutOfBounds,           // a channel's keyframes leave the keyframe section
+    EmptyChannel,                  // a channel has no keyframe, so it cannot be sampled
+    KeyTimesNotIncreasing,         // a channel's key times are not strictly increasing
+    RotationNotUnit,               // a rotation key is not a unit quaternion
+    VectorKeyWNotZero,             // a position or scale key has w != 0
+    NonFiniteFloat,                // a NaN or infinity in any float field
+    BadName,                       // a name too long for its 128-byte field, or holding a NUL
 };
 
 // A short stable name: "index-out-of-range", "bone-parent-not-earlier", ...

@@ -1,0 +1,490 @@
+// assbin_read_bench: how close reading comes to copying the bytes, and how much memory it takes.
+//
+// Without file arguments it writes a large grid dump with the test builder (P5 layout: positions,
+// normals, one 2-component UV channel, u32 triangles) and its compressed twin (new prefix). It
+// times, best of N runs: memcpy of the body, read_scene on the plain bytes, zlib inflate of the
+// stream alone, and read_scene on the compressed bytes. Then, in a forked child per file, it
+// measures the peak resident memory of one read_file (file loading included) above the child's
+// resident size before reading.
+//
+// Targets: read / memcpy < 4; compressed read / inflate < 1.15; peak <= 2.1 x body + 10 MB.
+#include "support/dump_builder.hpp"
+
+#include <assbin/error.hpp>
+#include <assbin/reader.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using assbin_test::Bytes;
+
+namespace {
+
+constexpr double kMega = 1e6; // MB = 10^6 bytes throughout
+constexpr double kReadOverMemcpyTarget = 4.0;
+constexpr double kCompressedOverInflateTarget = 1.15;
+constexpr double kPeakBodyFactor = 2.1;
+constexpr uint64_t kPeakSlackBytes = 10'000'000;
+
+struct Options {
+    int runs = 7;
+    uint32_t grid = 700;
+    bool json = false;
+    bool keep = false;
+    std::vector<fs::path> files;
+};
+
+[[noreturn]] void usage(int status) {
+    std::fprintf(status ? stderr : stdout,
+                 "usage: assbin_read_bench [--runs N] [--grid N] [--json] [--keep] [FILE [FILE]]\n"
+                 "  --runs N   best of N timed runs (default 7)\n"
+                 "  --grid N   generated grid of N x N vertices (default 700, about 31 MB)\n"
+                 "  --json     print JSON instead of the table\n"
+                 "  --keep     keep the generated files in the temp folder\n"
+                 "  FILE       an ASSBIN dump to use instead of the generated grid; its plain or\n"
+                 "             compressed twin is made when only one kind is given\n");
+    std::exit(status);
+}
+
+long parse_number(const char* text, long min, long max) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (!end || *end != '\0' || value < min || value > max) usage(2);
+    return value;
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc)
+            o.runs = static_cast<int>(parse_number(argv[++i], 1, 1000));
+        else if (arg == "--grid" && i + 1 < argc)
+            o.grid = static_cast<uint32_t>(parse_number(argv[++i], 2, 4000));
+        else if (arg == "--json")
+            o.json = true;
+        else if (arg == "--keep")
+            o.keep = true;
+        else if (arg == "--help" || arg == "-h")
+            usage(0);
+        else if (!arg.empty() && arg[0] == '-')
+            usage(2);
+        else
+            o.files.emplace_back(arg);
+    }
+    if (o.files.size() > 2) usage(2);
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+struct Inputs {
+    Bytes plain;      // header + body
+    Bytes compressed; // header + prefix + zlib stream
+    fs::path plain_path;
+    fs::path compressed_path;
+    size_t body_bytes = 0;
+    std::string description;
+};
+
+assbin_test::SceneSpec grid_scene(uint32_t n) {
+    assbin_test::MeshSpec mesh;
+    mesh.primitive_types = 4;
+    std::vector<assbin_test::F3> positions, normals, uvs;
+    const size_t nv = size_t{n} * n;
+    positions.reserve(nv);
+    normals.reserve(nv);
+    uvs.reserve(nv);
+    const float step = 1.0f / static_cast<float>(n - 1);
+    for (uint32_t y = 0; y < n; ++y) {
+        for (uint32_t x = 0; x < n; ++x) {
+            const float u = static_cast<float>(x) * step, v = static_cast<float>(y) * step;
+            positions.push_back({u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), v * 10.0f});
+            normals.push_back({0.0f, 1.0f, 0.0f});
+            uvs.push_back({u, v, 0.0f});
+        }
+    }
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.uvs.push_back({2, std::move(uvs)});
+    mesh.faces.reserve(size_t{n - 1} * (n - 1) * 2);
+    for (uint32_t y = 0; y + 1 < n; ++y) {
+        for (uint32_t x = 0; x + 1 < n; ++x) {
+            const uint32_t i = y * n + x;
+            mesh.faces.push_back({i, i + n, i + 1});
+            mesh.faces.push_back({i + 1, i + n, i + n + 1});
+        }
+    }
+    assbin_test::SceneSpec scene;
+    scene.root = assbin_test::make_node("grid", {0});
+    scene.meshes.push_back(std::move(mesh));
+    scene.materials.push_back({{assbin_test::prop_string("?mat.name", "grid")}, std::nullopt});
+    return scene;
+}
+
+void write_file(const fs::path& path, const Bytes& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+bool is_compressed(const Bytes& file) {
+    return file.size() >= 516 && (static_cast<uint8_t>(file[62]) | static_cast<uint8_t>(file[63])) != 0;
+}
+
+// The inflated body of a compressed dump (its size comes from a first read of the dump).
+Bytes inflate_body(const Bytes& compressed, size_t body_bytes) {
+    Bytes body(body_bytes);
+    uLongf produced = static_cast<uLongf>(body.size());
+    const int rc = uncompress(reinterpret_cast<Bytef*>(body.data()), &produced,
+                              reinterpret_cast<const Bytef*>(compressed.data() + 516),
+                              static_cast<uLong>(compressed.size() - 516));
+    if (rc != Z_OK || produced != body.size()) throw std::runtime_error("cannot inflate the compressed dump");
+    return body;
+}
+
+Bytes with_compressed_flag(const Bytes& file, bool on) {
+    Bytes header(file.begin(), file.begin() + 512);
+    header[62] = std::byte{static_cast<uint8_t>(on ? 1 : 0)};
+    header[63] = std::byte{0};
+    return header;
+}
+
+Inputs make_inputs(const Options& o, const fs::path& temp) {
+    Inputs in;
+    if (o.files.empty()) {
+        assbin_test::WriterProfile p = assbin_test::WriterProfile::p5();
+        assbin_test::Dump dump = [&] {
+            const assbin_test::SceneSpec spec = grid_scene(o.grid);
+            return assbin_test::build_dump(spec, p);
+        }();
+        in.plain = std::move(dump.bytes);
+        in.compressed =
+            assbin_test::assemble(p.with_compression(assbin_test::Compression::NewPrefix), dump.body);
+        in.body_bytes = dump.body.size();
+        in.description = "generated " + std::to_string(o.grid) + "x" + std::to_string(o.grid) + " grid, P5";
+    } else {
+        for (const fs::path& path : o.files) {
+            Bytes bytes = assbin::load_file_bytes(path);
+            (is_compressed(bytes) ? in.compressed_path : in.plain_path) = path;
+            (is_compressed(bytes) ? in.compressed : in.plain) = std::move(bytes);
+        }
+        const Bytes& any = in.plain.empty() ? in.compressed : in.plain;
+        in.body_bytes = assbin::read_scene(any).body_bytes;
+        if (in.plain.empty()) {
+            Bytes body = inflate_body(in.compressed, in.body_bytes);
+            in.plain = with_compressed_flag(in.compressed, false);
+            in.plain.insert(in.plain.end(), body.begin(), body.end());
+        }
+        if (in.compressed.empty()) {
+            in.compressed = with_compressed_flag(in.plain, true);
+            Bytes packed = assbin_test::compress_body(std::span(in.plain).subspan(512),
+                                                      assbin_test::Compression::NewPrefix);
+            in.compressed.insert(in.compressed.end(), packed.begin(), packed.end());
+        }
+        in.description = o.files.front().filename().string();
+    }
+    if (in.plain_path.empty()) {
+        in.plain_path = temp / "bench.assbin";
+        write_file(in.plain_path, in.plain);
+    }
+    if (in.compressed_path.empty()) {
+        in.compressed_path = temp / "bench.z.assbin";
+        write_file(in.compressed_path, in.compressed);
+    }
+    return in;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timing
+
+double best_seconds(int runs, const std::function<void()>& work) {
+    double best = 1e300;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        best = std::min(best, took.count());
+    }
+    return best;
+}
+
+struct Timing {
+    std::string name;
+    double seconds = 0;
+    size_t bytes = 0; // throughput is counted in body bytes for every row
+    double mb_per_s() const { return static_cast<double>(bytes) / kMega / seconds; }
+};
+
+std::vector<Timing> run_timings(const Inputs& in, int runs) {
+    std::vector<Timing> out;
+    const std::span<const std::byte> body = std::span(in.plain).subspan(512);
+    Bytes target(body.size());
+    volatile uint8_t sink = 0;
+    out.push_back({"memcpy body",
+                   best_seconds(runs,
+                                [&] {
+                                    std::memcpy(target.data(), body.data(), body.size());
+                                    sink = sink + static_cast<uint8_t>(target[target.size() / 2]);
+                                }),
+                   body.size()});
+    out.push_back({"read_scene plain",
+                   best_seconds(runs,
+                                [&] {
+                                    assbin::Scene scene = assbin::read_scene(in.plain);
+                                    sink = sink + static_cast<uint8_t>(scene.meshes.size());
+                                }),
+                   body.size()});
+    out.push_back({"zlib inflate alone",
+                   best_seconds(runs,
+                                [&] {
+                                    uLongf produced = static_cast<uLongf>(target.size());
+                                    const int rc =
+                                        uncompress(reinterpret_cast<Bytef*>(target.data()), &produced,
+                                                   reinterpret_cast<const Bytef*>(in.compressed.data() + 516),
+                                                   static_cast<uLong>(in.compressed.size() - 516));
+                                    if (rc != Z_OK) throw std::runtime_error("uncompress failed");
+                                }),
+                   body.size()});
+    out.push_back({"read_scene compressed",
+                   best_seconds(runs,
+                                [&] {
+                                    assbin::Scene scene = assbin::read_scene(in.compressed);
+                                    sink = sink + static_cast<uint8_t>(scene.meshes.size());
+                                }),
+                   body.size()});
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Peak memory of one read in a forked child
+
+long status_kb(const char* field) {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    const std::string prefix = std::string(field) + ":";
+    while (std::getline(status, line)) {
+        if (line.rfind(prefix, 0) == 0) return std::strtol(line.c_str() + prefix.size(), nullptr, 10);
+    }
+    return -1;
+}
+
+struct Memory {
+    std::string name;
+    bool ok = false;
+    long baseline_kb = 0;
+    long peak_kb = 0;
+    std::string error;
+    uint64_t delta_bytes() const {
+        return peak_kb > baseline_kb ? uint64_t(peak_kb - baseline_kb) * 1024 : 0;
+    }
+};
+
+struct ChildReport {
+    long baseline_kb;
+    long peak_kb;
+    int ok;
+    char error[200];
+};
+
+// In the child: reset the high-water mark, note the resident size, read the file, note the peak.
+[[noreturn]] void child_measure(const fs::path& file, int fd) {
+    ChildReport report{};
+    if (std::FILE* clear = std::fopen("/proc/self/clear_refs", "w")) { // "5" resets VmHWM
+        std::fputs("5", clear);
+        std::fclose(clear);
+    }
+    report.baseline_kb = status_kb("VmRSS");
+    try {
+        assbin::Scene scene = assbin::read_file(file);
+        report.peak_kb = status_kb("VmHWM");
+        if (report.peak_kb < 0) {
+            rusage usage{};
+            getrusage(RUSAGE_SELF, &usage);
+            report.peak_kb = usage.ru_maxrss;
+        }
+        report.ok = scene.meshes.empty() && scene.nodes.empty() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::snprintf(report.error, sizeof report.error, "%s", e.what());
+    }
+    [[maybe_unused]] ssize_t written = write(fd, &report, sizeof report);
+    _exit(0);
+}
+
+Memory measure_peak(const std::string& name, const fs::path& file) {
+    Memory m;
+    m.name = name;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        m.error = "pipe failed";
+        return m;
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        child_measure(file, fds[1]);
+    }
+    close(fds[1]);
+    ChildReport report{};
+    const ssize_t got = pid > 0 ? read(fds[0], &report, sizeof report) : -1;
+    close(fds[0]);
+    if (pid > 0) waitpid(pid, nullptr, 0);
+    if (got != static_cast<ssize_t>(sizeof report)) {
+        m.error = pid > 0 ? "the child process died" : "fork failed";
+        return m;
+    }
+    m.ok = report.ok != 0;
+    m.baseline_kb = report.baseline_kb;
+    m.peak_kb = report.peak_kb;
+    m.error = report.error;
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+struct Report {
+    Inputs* in;
+    int runs;
+    std::vector<Timing> timings;
+    std::vector<Memory> memory;
+
+    double ratio(size_t a, size_t b) const { return timings[a].seconds / timings[b].seconds; }
+    uint64_t budget() const {
+        return static_cast<uint64_t>(kPeakBodyFactor * double(in->body_bytes)) + kPeakSlackBytes;
+    }
+};
+
+void print_table(const Report& r) {
+    std::printf("input: %s\n", r.in->description.c_str());
+    std::printf("body %.2f MB, compressed %.2f MB, best of %d runs (MB = 10^6 bytes of body)\n\n",
+                double(r.in->body_bytes) / kMega, double(r.in->compressed.size()) / kMega, r.runs);
+    std::printf("%-24s %12s %12s\n", "measurement", "best ms", "MB/s");
+    for (const Timing& t : r.timings)
+        std::printf("%-24s %12.3f %12.1f\n", t.name.c_str(), t.seconds * 1e3, t.mb_per_s());
+    std::printf("\n%-24s %12s %12s %8s\n", "ratio", "value", "target", "ok");
+    const double a = r.ratio(1, 0), b = r.ratio(3, 2);
+    std::printf("%-24s %12.2f %12s %8s\n", "read / memcpy", a, "< 4",
+                a < kReadOverMemcpyTarget ? "yes" : "NO");
+    std::printf("%-24s %12.2f %12s %8s\n", "compressed / inflate", b, "< 1.15",
+                b < kCompressedOverInflateTarget ? "yes" : "NO");
+    std::printf("\n%-24s %12s %12s %12s %12s %8s\n", "peak memory (read_file)", "baseline MB", "peak MB",
+                "delta MB", "x body", "ok");
+    for (const Memory& m : r.memory) {
+        if (!m.ok) {
+            std::printf("%-24s failed: %s\n", m.name.c_str(), m.error.c_str());
+            continue;
+        }
+        const double x = double(m.delta_bytes()) / double(r.in->body_bytes);
+        std::printf("%-24s %12.1f %12.1f %12.1f %12.2f %8s\n", m.name.c_str(), m.baseline_kb * 1024 / kMega,
+                    m.peak_kb * 1024 / kMega, double(m.delta_bytes()) / kMega, x,
+                    m.delta_bytes() <= r.budget() ? "yes" : "NO");
+    }
+    std::printf("(budget: 2.1 x body + 10 MB = %.1f MB)\n", double(r.budget()) / kMega);
+}
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c);
+            out += esc;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+void print_json(const Report& r) {
+    std::ostringstream j;
+    j << "{\n  \"input\": " << json_string(r.in->description) << ",\n  \"body_bytes\": " << r.in->body_bytes
+      << ",\n  \"compressed_bytes\": " << r.in->compressed.size() << ",\n  \"runs\": " << r.runs
+      << ",\n  \"timings\": [";
+    for (size_t i = 0; i < r.timings.size(); ++i) {
+        const Timing& t = r.timings[i];
+        j << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(t.name) << ", \"seconds\": " << t.seconds
+          << ", \"mb_per_s\": " << t.mb_per_s() << "}";
+    }
+    const double a = r.ratio(1, 0), b = r.ratio(3, 2);
+    j << "\n  ],\n  \"ratios\": {\n    \"read_over_memcpy\": {\"value\": " << a
+      << ", \"target\": " << kReadOverMemcpyTarget
+      << ", \"ok\": " << (a < kReadOverMemcpyTarget ? "true" : "false")
+      << "},\n    \"compressed_read_over_inflate\": {\"value\": " << b
+      << ", \"target\": " << kCompressedOverInflateTarget
+      << ", \"ok\": " << (b < kCompressedOverInflateTarget ? "true" : "false")
+      << "}\n  },\n  \"peak_memory\": [";
+    for (size_t i = 0; i < r.memory.size(); ++i) {
+        const Memory& m = r.memory[i];
+        j << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(m.name)
+          << ", \"ok\": " << (m.ok ? "true" : "false");
+        if (m.ok) {
+            j << ", \"baseline_bytes\": " << m.baseline_kb * 1024 << ", \"peak_bytes\": " << m.peak_kb * 1024
+              << ", \"delta_bytes\": " << m.delta_bytes()
+              << ", \"ratio_to_body\": " << double(m.delta_bytes()) / double(r.in->body_bytes)
+              << ", \"budget_bytes\": " << r.budget()
+              << ", \"within_budget\": " << (m.delta_bytes() <= r.budget() ? "true" : "false");
+        } else {
+            j << ", \"error\": " << json_string(m.error);
+        }
+        j << "}";
+    }
+    j << "\n  ]\n}\n";
+    std::fputs(j.str().c_str(), stdout);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse_options(argc, argv);
+    const fs::path temp = fs::temp_directory_path() / ("assbin_read_bench_" + std::to_string(getpid()));
+    try {
+        fs::create_directories(temp);
+        Inputs inputs = make_inputs(options, temp);
+#if defined(__GLIBC__)
+        malloc_trim(0); // hand the generator's small blocks back, so the child's baseline is honest
+#endif
+        Report report{&inputs, options.runs, run_timings(inputs, options.runs), {}};
+        report.memory.push_back(measure_peak("plain file", inputs.plain_path));
+        report.memory.push_back(measure_peak("compressed file", inputs.compressed_path));
+        if (options.json)
+            print_json(report);
+        else
+            print_table(report);
+        if (!options.keep)
+            fs::remove_all(temp);
+        else
+            std::fprintf(stderr, "kept %s\n", temp.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "assbin_read_bench: %s\n", e.what());
+        fs::remove_all(temp);
+        return 2;
+    }
+    return 0;
+}

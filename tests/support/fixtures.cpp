@@ -1,0 +1,86 @@
+#include "support/fixtures.hpp"
+
+#include <assbin/format.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace assbin::test {
+
+std::vector<std::byte> fixture_bytes(const std::string& relative) {
+    std::ifstream file(fixture_path(relative), std::ios::binary);
+    BOOST_TEST_REQUIRE(file.good(), "missing fixture " << relative);
+    std::vector<char> chars((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(chars.size());
+    std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return std::byte(c); });
+    return bytes;
+}
+
+std::vector<std::string> all_assbin_fixtures() {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(ASSBIN_TEST_DATA_DIR)) {
+        if (!entry.is_regular_file()) continue;
+        std::ifstream file(entry.path(), std::ios::binary);
+        char head[32] = {};
+        file.read(head, 19);
+        if (has_assbin_magic(head, static_cast<size_t>(file.gcount()))) {
+            names.push_back(fs::relative(entry.path(), ASSBIN_TEST_DATA_DIR).generic_string());
+        }
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+namespace {
+
+std::string shell_quote(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+CommandResult run_cli(const std::vector<std::string>& args) {
+    TempDir temp;
+    std::string command = shell_quote(ASSBIN_CLI_PATH);
+    for (const std::string& arg : args) command += " " + shell_quote(arg);
+    command += " >" + shell_quote((temp.path() / "out").string()) + " 2>" + shell_quote((temp.path() / "err").string()) +
+               " </dev/null";
+    const int status = std::system(command.c_str());
+    CommandResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = slurp(temp.path() / "out");
+    result.err = slurp(temp.path() / "err");
+    return result;
+}
+
+TempDir::TempDir() {
+    static std::atomic<unsigned> counter{0};
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    path_ = fs::temp_directory_path() /
+            ("assbin-test-" + std::to_string(::getpid()) + "-" + std::to_string(stamp) + "-" + std::to_string(counter++));
+    fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+}
+
+} // namespace assbin::test

@@ -1,0 +1,44 @@
+// Access to the fixture files in tests/data and to the built CLI, for every test suite.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace assbin::test {
+
+// tests/data/<relative>
+inline std::filesystem::path fixture_path(const std::string& relative) {
+    return std::filesystem::path(ASSBIN_TEST_DATA_DIR) / relative;
+}
+
+// The bytes of tests/data/<relative>; fails the test when the file is missing.
+std::vector<std::byte> fixture_bytes(const std::string& relative);
+
+// Every fixture file (relative paths) that starts with the ASSBIN magic, sorted.
+std::vector<std::string> all_assbin_fixtures();
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out; // standard output
+    std::string err; // standard error
+};
+
+// Runs the built `assbin` with these arguments (each shell-quoted), capturing both streams.
+CommandResult run_cli(const std::vector<std::string>& args);
+
+// A fresh empty folder under the system temp folder, removed by the destructor.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+} // namespace assbin::test
