@@ -127,14 +127,22 @@ struct KeyCounts {
     uint64_t scale = 0;
 };
 
-KeyCounts key_counts(const aem::Model& model, const aem::Animation& animation) {
-    KeyCounts counts;
-    for (size_t b = 0; b < model.bones.size(); ++b) {
-        const uint64_t s = uint64_t{animation.first_sequence} + b;
-        if (s >= model.sequences.size()) break;
-        counts.position += model.sequences[s].position.count;
-        counts.rotation += model.sequences[s].rotation.count;
-        counts.scale += model.sequences[s].scale.count;
+// Keys per channel summed over each animation's sequences (the part inside the sequence section),
+// through prefix sums: animations × bones can be far larger than the file.
+std::vector<KeyCounts> key_counts_per_animation(const aem::Model& model) {
+    std::vector<KeyCounts> before(model.sequences.size() + 1); // sums over sequences [0, s)
+    for (size_t s = 0; s < model.sequences.size(); ++s) {
+        before[s + 1].position = before[s].position + model.sequences[s].position.count;
+        before[s + 1].rotation = before[s].rotation + model.sequences[s].rotation.count;
+        before[s + 1].scale = before[s].scale + model.sequences[s].scale.count;
+    }
+    std::vector<KeyCounts> counts;
+    for (const aem::Animation& animation : model.animations) {
+        const uint64_t first = std::min<uint64_t>(animation.first_sequence, model.sequences.size());
+        const uint64_t end = std::min<uint64_t>(first + model.bones.size(), model.sequences.size());
+        counts.push_back({before[end].position - before[first].position,
+                          before[end].rotation - before[first].rotation,
+                          before[end].scale - before[first].scale});
     }
     return counts;
 }
@@ -230,9 +238,10 @@ void print_animations(std::ostream& out, const aem::Model& model) {
     Table table(
         {"animation", "name", "duration", "sequences", "position keys", "rotation keys", "scale keys"},
         "rlrrrrr");
+    const std::vector<KeyCounts> key_counts = key_counts_per_animation(model);
     for (size_t a = 0; a < model.animations.size(); ++a) {
         const aem::Animation& animation = model.animations[a];
-        const KeyCounts keys = key_counts(model, animation);
+        const KeyCounts& keys = key_counts[a];
         table.add({std::to_string(a), quoted_name(animation.name),
                    format_number(animation.duration, "%.3f s"), sequence_span(model, animation),
                    with_thousands(keys.position), with_thousands(keys.rotation), with_thousands(keys.scale)});
@@ -380,8 +389,10 @@ void json_bones(JsonWriter& json, const aem::Model& model) {
 void json_animations(JsonWriter& json, const aem::Model& model) {
     json.key("animations");
     json.begin_array();
-    for (const aem::Animation& animation : model.animations) {
-        const KeyCounts keys = key_counts(model, animation);
+    const std::vector<KeyCounts> key_counts = key_counts_per_animation(model);
+    for (size_t a = 0; a < model.animations.size(); ++a) {
+        const aem::Animation& animation = model.animations[a];
+        const KeyCounts& keys = key_counts[a];
         json.begin_object();
         json.field("name", animation.name);
         json.field("duration", animation.duration);

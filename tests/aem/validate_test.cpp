@@ -283,3 +283,22 @@ BOOST_AUTO_TEST_CASE(rule_names_are_distinct) {
     BOOST_TEST(names.size() == static_cast<size_t>(Rule::BadName) + 1);
     BOOST_TEST(names.count("unknown") == 0u);
 }
+
+// Sequences may all point at the same keyframes; checking each channel key by key would cost
+// sequences × keys (hours for a hostile file of a few hundred megabytes).
+BOOST_AUTO_TEST_CASE(validator_stays_linear_when_channels_share_keyframes) {
+    constexpr uint32_t kKeys = 50'000;
+    constexpr uint32_t kAnimations = 50'000;
+    aem::Model model;
+    model.bones = {aem::Bone{}};
+    for (uint32_t k = 0; k < kKeys; ++k) {
+        model.keyframes.push_back({static_cast<float>(k), {1, 0, 0, 0}}); // unit, and w = 0: fits any channel
+    }
+    for (uint32_t a = 0; a < kAnimations; ++a) {
+        model.animations.push_back({"a", 1.0f, a});
+        model.sequences.push_back({{0, kKeys}, {0, kKeys}, {0, kKeys}});
+    }
+    BOOST_TEST(aem::validate(model).empty());
+    model.keyframes[kKeys - 1].time = 0; // one fault, seen by every channel that holds the key
+    BOOST_TEST(aem::validate(model).size() == 3u * kAnimations);
+}

@@ -1416,39 +1416,72 @@ BOOST_AUTO_TEST_CASE(rejects_scene_counts_that_disagree_with_the_chunks) {
     expect_error(bytes, ErrorCode::BadChunk, "scene", mat.offset, mat.offset);
 }
 
-BOOST_AUTO_TEST_CASE(rejects_truncated_dump_whose_scene_length_is_the_placeholder) {
-    // assimp_cmd crashed inside a mesh: SCENE still holds 0x1239 and the file ends early (§3, §11).
+// A crashed assimp_cmd <= 5.0.1 left the SCENE length at its placeholder 0x1239 = 4665 (§3, §11).
+Bytes crashed_p1_file(const Dump& d, uint64_t cut_at,
+                      std::optional<std::string> chunk_with_placeholder = {}) {
+    Bytes body(d.body.begin(), d.body.begin() + static_cast<ptrdiff_t>(cut_at - 512));
+    const uint32_t scene_placeholder = chunk::kScene;
+    std::memcpy(body.data() + 4, &scene_placeholder, 4);
+    if (chunk_with_placeholder) {
+        const ChunkInfo& c = d.chunk(*chunk_with_placeholder);
+        std::memcpy(body.data() + (c.offset - 512) + 4, &c.id, 4);
+    }
+    return assemble(WriterProfile::p1(), body);
+}
+
+// Over 4665 bytes before the second mesh: mesh 0 has 1000 positions and normals.
+SceneSpec rich_scene_with_big_first_mesh() {
     SceneSpec s = rich_scene();
-    WriterProfile p = WriterProfile::p1();
-    Dump d = build_dump(s, p);
+    s.meshes[0].positions = ramp3(1000, 0.5f);
+    s.meshes[0].normals = ramp3(1000, 0.25f);
+    s.meshes[0].tangents.reset();
+    s.meshes[0].colors.clear();
+    s.meshes[0].uvs.clear();
+    return s;
+}
+
+BOOST_AUTO_TEST_CASE(rejects_truncated_dump_whose_scene_length_is_the_placeholder) {
+    // The file is longer than 4665 bytes, so the placeholder is shorter than the content, as the
+    // short SCENE lengths of §3 are: the cut shows up inside the mesh being written.
+    SceneSpec s = rich_scene_with_big_first_mesh();
+    Dump d = build_dump(s, WriterProfile::p1());
     const ChunkInfo& mesh = d.chunk("scene/mesh[0]");
-    Bytes body(d.body.begin(), d.body.begin() + static_cast<ptrdiff_t>(mesh.offset - 512 + 200));
-    const uint32_t placeholder = chunk::kScene;
-    std::memcpy(body.data() + 4, &placeholder, 4);
-    Bytes file = assemble(p, body);
-    assbin::ParseError e = read_error(file);
+    const uint64_t cut = mesh.offset + 8 + 24 + 12000 + 100; // inside the normals
+    BOOST_TEST_REQUIRE(cut - 512 - 8 > uint64_t{chunk::kScene});
+    assbin::ParseError e = read_error(crashed_p1_file(d, cut));
     BOOST_TEST(assbin::error_code_name(e.code()) == assbin::error_code_name(ErrorCode::Truncated));
     BOOST_TEST(e.chunk_path() == "scene/mesh[0]");
-    BOOST_TEST(e.offset() >= mesh.offset);
-    BOOST_TEST(e.offset() <= 512 + body.size());
+    BOOST_TEST(e.offset() >= mesh.offset + 8 + 24 + 12000);
+    BOOST_TEST(e.offset() <= cut);
     BOOST_TEST(e.message().find("placeholder") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(rejects_crashed_writer_dump_cut_inside_a_texture) {
-    // The HMP case of §11: the texture chunk and SCENE both keep their placeholder lengths.
-    SceneSpec s;
-    s.textures = {compressed_texture("png", texels(300, 0))};
-    WriterProfile p = WriterProfile::p1();
-    Dump d = build_dump(s, p);
+    // The HMP case of §11: the TEXTURE being written keeps its placeholder length too.
+    SceneSpec s = rich_scene_with_big_first_mesh();
+    s.textures = {compressed_texture("png", texels(6000, 0))};
+    Dump d = build_dump(s, WriterProfile::p1());
     const ChunkInfo& tex = d.chunk("scene/texture[0]");
-    Bytes body(d.body.begin(), d.body.begin() + static_cast<ptrdiff_t>(tex.offset - 512 + 100));
-    const uint32_t scene_placeholder = chunk::kScene, texture_placeholder = chunk::kTexture;
-    std::memcpy(body.data() + 4, &scene_placeholder, 4);
-    std::memcpy(body.data() + (tex.offset - 512) + 4, &texture_placeholder, 4);
-    assbin::ParseError e = read_error(assemble(p, body));
+    BOOST_TEST_REQUIRE(tex.offset - 512 > uint64_t{chunk::kScene});
+    assbin::ParseError e = read_error(crashed_p1_file(d, tex.offset + 100, "scene/texture[0]"));
+    // The TEXTURE length runs past the file: a length that does not fit, or a cut file.
     BOOST_TEST((e.code() == ErrorCode::Truncated || e.code() == ErrorCode::BadLength));
     BOOST_TEST(e.chunk_path().starts_with("scene"));
     BOOST_TEST(e.offset() >= tex.offset);
+    BOOST_TEST(e.offset() <= tex.offset + 100);
+    BOOST_TEST(e.message().find("placeholder") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(rejects_small_crashed_dump_whose_placeholder_exceeds_the_file) {
+    SceneSpec s;
+    s.textures = {compressed_texture("png", texels(300, 0))};
+    Dump d = build_dump(s, WriterProfile::p1());
+    const ChunkInfo& tex = d.chunk("scene/texture[0]");
+    Bytes file = crashed_p1_file(d, tex.offset + 100, "scene/texture[0]");
+    assbin::ParseError e = read_error(file);
+    BOOST_TEST((e.code() == ErrorCode::Truncated || e.code() == ErrorCode::BadLength));
+    BOOST_TEST(e.offset() >= 512u);
+    BOOST_TEST(e.offset() <= file.size());
     BOOST_TEST(e.message().find("placeholder") != std::string::npos);
 }
 
