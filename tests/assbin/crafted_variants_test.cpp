@@ -8,6 +8,8 @@
 #include <assbin/reader.hpp>
 #include <assbin/types.hpp>
 
+#include <zlib.h>
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -731,6 +733,25 @@ BOOST_AUTO_TEST_CASE(builder_p1_lengths_are_short_by_the_section_3_formula) {
     BOOST_TEST(scene.payload - scene.length == total_deficit(s));
     // Node lengths stay exact in P1.
     BOOST_TEST(p1.chunk("scene/node").length == p1.chunk("scene/node").payload);
+}
+
+BOOST_AUTO_TEST_CASE(builder_compresses_with_both_prefix_meanings) {
+    Dump plain = build_dump(rich_scene(), WriterProfile::p5());
+    for (Compression c : {Compression::OldPrefix, Compression::NewPrefix}) {
+        Bytes file = assemble(WriterProfile::p5().with_compression(c), plain.body);
+        uint32_t prefix;
+        std::memcpy(&prefix, file.data() + 512, 4);
+        BOOST_TEST(prefix == (c == Compression::OldPrefix ? file.size() - 516 : plain.body.size()));
+        BOOST_TEST(static_cast<uint8_t>(file[62]) == 1u);
+        BOOST_TEST(static_cast<uint8_t>(file[516]) == 0x78u); // zlib header of level 9: 78 DA
+        BOOST_TEST(static_cast<uint8_t>(file[517]) == 0xdau);
+        Bytes body(plain.body.size());
+        uLongf produced = static_cast<uLongf>(body.size());
+        BOOST_TEST(uncompress(reinterpret_cast<Bytef*>(body.data()), &produced,
+                              reinterpret_cast<const Bytef*>(file.data() + 516),
+                              static_cast<uLong>(file.size() - 516)) == Z_OK);
+        BOOST_TEST((body == plain.body));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
