@@ -150,6 +150,7 @@ void check_mesh_length(ByteReader& reader, ReadContext& context, const ChunkHead
         return;
     }
     const uint64_t content = reader.position();
+    if (head.length == content) return; // exact after all: the SCENE was short for another reason
     const uint64_t deficit = short_length_deficit(mesh);
     if (head.length != content - deficit) {
         context.fail(ErrorCode::BadLength, head.offset,

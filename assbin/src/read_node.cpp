@@ -147,6 +147,12 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
         try {
             outcome.nodes = read_tree_with_current_layout(outcome.after, context);
         } catch (const ParseError& error) {
+            // A limit is a policy, not a layout mismatch: no other trial should hide it.
+            if (error.code() == ErrorCode::LimitExceeded) {
+                context.trace = caller_trace;
+                if (caller_trace) caller_trace->insert(caller_trace->end(), outcome.trace.begin(), outcome.trace.end());
+                throw;
+            }
             context.path.resize(path_depth);
             if (!furthest_error || error.offset() > furthest_error->offset()) {
                 furthest_error = error;

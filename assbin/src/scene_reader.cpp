@@ -81,13 +81,13 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     read_children(reader, context, counts.textures, scene.textures, read_texture);
     read_children(reader, context, counts.lights, scene.lights, read_light);
     read_children(reader, context, counts.cameras, scene.cameras, read_camera);
-    if (head.length > reader.position()) {
-        reader.fail(ErrorCode::Truncated, "the scene's content ends here, before the SCENE chunk's end");
-    }
     if (context.exact_lengths) skip_trailing_chunks(reader, "SCENE");
     else if (!reader.at_end()) {
         reader.fail(ErrorCode::BadLength,
                     std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
+    }
+    if (head.length > reader.position()) {
+        reader.fail(ErrorCode::Truncated, "the scene's content ends here, before the SCENE chunk's end");
     }
     check_scene_length(context, head, reader.position());
     scope.finish(reader.position());

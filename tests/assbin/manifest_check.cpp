@@ -121,7 +121,7 @@ std::string face_sizes(const ptree& mesh) {
     return text;
 }
 
-std::string flag(const ptree& node, const std::string& key) { return node.get<bool>(key) ? "1" : "0"; }
+std::string flag(const ptree& node, const std::string& key) { return node.get<std::string>(key) == "true" ? "1" : "0"; }
 
 struct Checker {
     std::string file;

@@ -3,9 +3,9 @@
 // Without file arguments it writes a large grid dump with the test builder (P5 layout: positions,
 // normals, one 2-component UV channel, u32 triangles) and its compressed twin (new prefix). It
 // times, best of N runs: memcpy of the body, read_scene on the plain bytes, zlib inflate of the
-// stream alone, and read_scene on the compressed bytes. Then, in a forked child per file, it
-// measures the peak resident memory of one read_file (file loading included) above the child's
-// resident size before reading.
+// stream alone, and read_scene on the compressed bytes. Then, in a fresh child process per file
+// (fork + exec of itself), it measures the peak resident memory of one read_file (file loading
+// included) above the child's resident size before reading.
 //
 // Targets: read / memcpy < 4; compressed read / inflate < 1.15; peak <= 2.1 x body + 10 MB.
 #include "support/dump_builder.hpp"
@@ -17,10 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -303,35 +299,28 @@ struct Memory {
     }
 };
 
-struct ChildReport {
-    long baseline_kb;
-    long peak_kb;
-    int ok;
-    char error[200];
-};
-
-// In the child: reset the high-water mark, note the resident size, read the file, note the peak.
-[[noreturn]] void child_measure(const fs::path& file, int fd) {
-    ChildReport report{};
+// The child: a fresh exec of this program (`--child-read FILE`), so that no heap pages of the
+// parent are reused unseen. Prints "baseline_kb peak_kb" after one read_file, or "error <text>".
+int child_read(const char* file) {
     if (std::FILE* clear = std::fopen("/proc/self/clear_refs", "w")) { // "5" resets VmHWM
         std::fputs("5", clear);
         std::fclose(clear);
     }
-    report.baseline_kb = status_kb("VmRSS");
+    const long baseline = status_kb("VmRSS");
     try {
-        assbin::Scene scene = assbin::read_file(file);
-        report.peak_kb = status_kb("VmHWM");
-        if (report.peak_kb < 0) {
+        const assbin::Scene scene = assbin::read_file(file);
+        long peak = status_kb("VmHWM");
+        if (peak < 0) {
             rusage usage{};
             getrusage(RUSAGE_SELF, &usage);
-            report.peak_kb = usage.ru_maxrss;
+            peak = usage.ru_maxrss;
         }
-        report.ok = scene.meshes.empty() && scene.nodes.empty() ? 0 : 1;
+        std::printf("%ld %ld %zu\n", baseline, peak, scene.nodes.size());
+        return 0;
     } catch (const std::exception& e) {
-        std::snprintf(report.error, sizeof report.error, "%s", e.what());
+        std::printf("error %s\n", e.what());
+        return 1;
     }
-    [[maybe_unused]] ssize_t written = write(fd, &report, sizeof report);
-    _exit(0);
 }
 
 Memory measure_peak(const std::string& name, const fs::path& file) {
@@ -346,21 +335,30 @@ Memory measure_peak(const std::string& name, const fs::path& file) {
     const pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        child_measure(file, fds[1]);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[1]);
+        const std::string path = file.string();
+        execl("/proc/self/exe", "assbin_read_bench", "--child-read", path.c_str(),
+              static_cast<char*>(nullptr));
+        _exit(127);
     }
     close(fds[1]);
-    ChildReport report{};
-    const ssize_t got = pid > 0 ? read(fds[0], &report, sizeof report) : -1;
+    std::string output;
+    char buffer[512];
+    for (ssize_t got; pid > 0 && (got = read(fds[0], buffer, sizeof buffer)) > 0;)
+        output.append(buffer, size_t(got));
     close(fds[0]);
-    if (pid > 0) waitpid(pid, nullptr, 0);
-    if (got != static_cast<ssize_t>(sizeof report)) {
-        m.error = pid > 0 ? "the child process died" : "fork failed";
-        return m;
+    int status = 0;
+    if (pid > 0) waitpid(pid, &status, 0);
+    std::istringstream in(output);
+    if (output.rfind("error ", 0) == 0) {
+        m.error = output.substr(6);
+    } else if (!(in >> m.baseline_kb >> m.peak_kb)) {
+        m.error =
+            pid > 0 ? "the child process failed (status " + std::to_string(status) + ")" : "fork failed";
+    } else {
+        m.ok = true;
     }
-    m.ok = report.ok != 0;
-    m.baseline_kb = report.baseline_kb;
-    m.peak_kb = report.peak_kb;
-    m.error = report.error;
     return m;
 }
 
@@ -462,14 +460,12 @@ void print_json(const Report& r) {
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::strcmp(argv[1], "--child-read") == 0) return child_read(argv[2]);
     const Options options = parse_options(argc, argv);
     const fs::path temp = fs::temp_directory_path() / ("assbin_read_bench_" + std::to_string(getpid()));
     try {
         fs::create_directories(temp);
         Inputs inputs = make_inputs(options, temp);
-#if defined(__GLIBC__)
-        malloc_trim(0); // hand the generator's small blocks back, so the child's baseline is honest
-#endif
         Report report{&inputs, options.runs, run_timings(inputs, options.runs), {}};
         report.memory.push_back(measure_peak("plain file", inputs.plain_path));
         report.memory.push_back(measure_peak("compressed file", inputs.compressed_path));
