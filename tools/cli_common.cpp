@@ -9,7 +9,9 @@ namespace po = boost::program_options;
 
 namespace assbin::cli {
 
-void print_error(std::string_view what) { std::cerr << "assbin: error: " << what << "\n"; }
+void print_error(std::string_view what) {
+    std::cerr << "assbin: error: " << what << "\n";
+}
 
 void print_parse_error(std::string_view file, const ParseError& error) {
     print_error(std::string(file) + ": " + error.what());
@@ -39,7 +41,8 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
 
 void JsonWriter::newline() {
     out_ << '\n';
-    for (size_t i = 0; i < has_items_.size(); ++i) out_ << "  ";
+    for (size_t i = 0; i < has_items_.size(); ++i)
+        out_ << "  ";
 }
 
 void JsonWriter::before_value() {
@@ -124,7 +127,9 @@ void JsonWriter::null() {
     out_ << "null";
 }
 
-void JsonWriter::finish() { out_ << '\n'; }
+void JsonWriter::finish() {
+    out_ << '\n';
+}
 
 namespace {
 
@@ -133,10 +138,14 @@ size_t utf8_sequence_length(std::string_view text, size_t i) {
     const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
     const unsigned char lead = byte(i);
     size_t length = 0;
-    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-    else if (lead >= 0xE0 && lead <= 0xEF) length = 3;
-    else if (lead >= 0xF0 && lead <= 0xF4) length = 4;
-    else return 0;
+    if (lead >= 0xC2 && lead <= 0xDF)
+        length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF)
+        length = 3;
+    else if (lead >= 0xF0 && lead <= 0xF4)
+        length = 4;
+    else
+        return 0;
     if (i + length > text.size()) return 0;
     for (size_t k = 1; k < length; ++k) {
         if ((byte(i + k) & 0xC0) != 0x80) return 0;

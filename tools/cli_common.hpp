@@ -15,7 +15,7 @@
 namespace assbin::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitDiffers = 1; // "files differ", "invalid", or a failed file in a batch
+inline constexpr int kExitDiffers = 1;    // "files differ", "invalid", or a failed file in a batch
 inline constexpr int kExitUnreadable = 2; // unreadable input or usage error
 
 // Prints "assbin: error: <what>" on stderr.
@@ -33,7 +33,7 @@ parse_verb_arguments(const std::vector<std::string>& args, std::string_view usag
 
 // Streams JSON with correct escaping and commas; pretty-printed with two-space indentation.
 class JsonWriter {
-public:
+  public:
     explicit JsonWriter(std::ostream& out) : out_(out) {}
 
     void begin_object();
@@ -65,7 +65,7 @@ public:
     // Call once at the end: adds the final newline.
     void finish();
 
-private:
+  private:
     void before_value();
     void newline();
 

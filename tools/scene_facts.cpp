@@ -9,8 +9,9 @@ namespace {
 
 std::string primitive_names(uint32_t types) {
     static constexpr std::pair<uint32_t, const char*> kNames[] = {
-        {kPrimitivePoint, "point"}, {kPrimitiveLine, "line"},         {kPrimitiveTriangle, "tri"},
-        {kPrimitivePolygon, "polygon"}, {kPrimitiveNgonEncoding, "ngon-enc"},
+        {kPrimitivePoint, "point"},           {kPrimitiveLine, "line"},
+        {kPrimitiveTriangle, "tri"},          {kPrimitivePolygon, "polygon"},
+        {kPrimitiveNgonEncoding, "ngon-enc"},
     };
     std::string names;
     for (const auto& [bit, name] : kNames) {
@@ -23,7 +24,8 @@ std::string primitive_names(uint32_t types) {
 
 MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
     MeshFacts facts;
-    for (const Bone& bone : mesh.bones) facts.bone_weights += bone.weight_count;
+    for (const Bone& bone : mesh.bones)
+        facts.bone_weights += bone.weight_count;
     facts.primitive_names = primitive_names(mesh.primitive_types);
     facts.has_face_data = !shortened;
     if (shortened) return facts;
@@ -31,7 +33,8 @@ MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
         const uint32_t size = mesh.faces.face_size(f);
         ++facts.face_sizes[size >= 4 ? std::string("n") : std::to_string(size)];
     }
-    for (uint32_t index : mesh.faces.indices) facts.max_index = std::max<int64_t>(facts.max_index, index);
+    for (uint32_t index : mesh.faces.indices)
+        facts.max_index = std::max<int64_t>(facts.max_index, index);
     return facts;
 }
 
@@ -45,13 +48,16 @@ void grow(std::optional<Bounds<Vec3>>& bounds, const Vec3& point) {
     bounds->max = bounds->max.cwiseMax(point);
 }
 
-Vec3 transform_point(const Eigen::Matrix4f& m, const Vec3& p) { return (m * p.homogeneous()).head<3>(); }
+Vec3 transform_point(const Eigen::Matrix4f& m, const Vec3& p) {
+    return (m * p.homogeneous()).head<3>();
+}
 
 // Grows `bounds` by a mesh's positions (or, in a shortened dump, the corners of their bounds).
 void grow_by_mesh(std::optional<Bounds<Vec3>>& bounds, const Mesh& mesh, const Eigen::Matrix4f& global) {
     if (!mesh.positions) return;
     if (!mesh.positions->values.empty()) {
-        for (const Vec3& p : mesh.positions->values) grow(bounds, transform_point(global, p));
+        for (const Vec3& p : mesh.positions->values)
+            grow(bounds, transform_point(global, p));
         return;
     }
     if (mesh.vertex_count == 0) return;
@@ -73,7 +79,8 @@ SceneFacts compute_facts(const Scene& scene) {
         facts.bones += mesh.bones.size();
         facts.meshes.push_back(mesh_facts(mesh, scene.is_shortened()));
     }
-    for (const Animation& animation : scene.animations) facts.animation_channels += animation.channels.size();
+    for (const Animation& animation : scene.animations)
+        facts.animation_channels += animation.channels.size();
     // Nodes are pre-order, so a parent's global transform and depth are known before its children's.
     std::vector<Eigen::Matrix4f> globals(scene.nodes.size());
     std::vector<unsigned> depths(scene.nodes.size());
@@ -85,7 +92,8 @@ SceneFacts compute_facts(const Scene& scene) {
         depths[n] = has_parent ? depths[static_cast<size_t>(node.parent)] + 1 : 1;
         facts.max_node_depth = std::max(facts.max_node_depth, depths[n]);
         facts.metadata_entries += node.metadata.size();
-        for (const MetadataEntry& entry : node.metadata) ++facts.metadata_types[entry.type];
+        for (const MetadataEntry& entry : node.metadata)
+            ++facts.metadata_types[entry.type];
         for (uint32_t mesh : node.meshes) {
             if (mesh < scene.meshes.size()) grow_by_mesh(facts.world_bounds, scene.meshes[mesh], globals[n]);
         }
@@ -95,12 +103,18 @@ SceneFacts compute_facts(const Scene& scene) {
 
 const char* light_type_name(uint32_t type) {
     switch (static_cast<LightType>(type)) {
-    case LightType::Undefined: return "undefined";
-    case LightType::Directional: return "directional";
-    case LightType::Point: return "point";
-    case LightType::Spot: return "spot";
-    case LightType::Ambient: return "ambient";
-    case LightType::Area: return "area";
+    case LightType::Undefined:
+        return "undefined";
+    case LightType::Directional:
+        return "directional";
+    case LightType::Point:
+        return "point";
+    case LightType::Spot:
+        return "spot";
+    case LightType::Ambient:
+        return "ambient";
+    case LightType::Area:
+        return "area";
     }
     return "unknown";
 }

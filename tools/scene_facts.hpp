@@ -12,8 +12,8 @@ namespace assbin::cli {
 
 struct MeshFacts {
     uint64_t bone_weights = 0;
-    std::string primitive_names; // "tri|polygon", "0" when no bit is set
-    bool has_face_data = false;  // false in shortened dumps
+    std::string primitive_names;                // "tri|polygon", "0" when no bit is set
+    bool has_face_data = false;                 // false in shortened dumps
     std::map<std::string, uint64_t> face_sizes; // "0", "1", "2", "3", "n" (4 or more) -> count
     int64_t max_index = -1;                     // -1 without indices
 };

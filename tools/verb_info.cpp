@@ -16,9 +16,22 @@ namespace assbin::cli {
 
 namespace {
 
-constexpr std::string_view kUsage = "assbin info FILE [--json] [--max-nodes N]";
+constexpr std::string_view kUsage =
+    "assbin info FILE [--json] [--max-nodes N]\n\n"
+    "Summarises a dump of any Assimp version: header fields, the writer profile and layout, scene flags,\n"
+    "counts and totals, world-space bounds, meshes, materials and their textures, animations, embedded\n"
+    "textures, lights, cameras, the node tree with mesh references, skipped unknown chunks, and the\n"
+    "problems validation finds in the content (loaded as Assimp wrote it, then reported).\n\n"
+    "exit codes: 0 read (even with content problems); 2 unreadable file or usage error";
 
-std::string yes_no(bool value) { return value ? "yes" : "no"; }
+std::string yes_no(bool value) {
+    return value ? "yes" : "no";
+}
+
+// "1 mesh", "3 meshes".
+std::string count_of(uint64_t count, const char* one, const char* many) {
+    return with_thousands(count) + " " + (count == 1 ? one : many);
+}
 
 std::string vec3_text(const Vec3& v) {
     char text[96];
@@ -37,15 +50,16 @@ std::string uv_components(const Mesh& mesh) {
 
 // Texture file names a material refers to, as "diffuse: wood.png" etc.
 std::string material_textures(const Material& material) {
-    static constexpr const char* kSemantics[] = {"none",    "diffuse",   "specular", "ambient",   "emissive",
-                                                 "height",  "normals",   "shininess", "opacity",  "displacement",
-                                                 "lightmap", "reflection", "base colour", "normal camera",
-                                                 "emission colour", "metalness", "roughness", "occlusion"};
+    static constexpr const char* kSemantics[] = {
+        "none",        "diffuse",       "specular",        "ambient",      "emissive",  "height",
+        "normals",     "shininess",     "opacity",         "displacement", "lightmap",  "reflection",
+        "base colour", "normal camera", "emission colour", "metalness",    "roughness", "occlusion"};
     std::string text;
     for (const MaterialProperty& property : material.properties) {
         if (property.key != "$tex.file") continue;
-        const std::string semantic = property.semantic < std::size(kSemantics) ? kSemantics[property.semantic]
-                                                                                : "type " + std::to_string(property.semantic);
+        const std::string semantic = property.semantic < std::size(kSemantics)
+                                         ? kSemantics[property.semantic]
+                                         : "type " + std::to_string(property.semantic);
         if (!text.empty()) text += "; ";
         text += semantic + ": " + printable(property.string_value().value_or("?"), 80);
     }
@@ -54,39 +68,48 @@ std::string material_textures(const Material& material) {
 
 void print_header_text(const std::string& file, const Scene& scene) {
     const Header& h = scene.header;
-    std::cout << "file        " << file << " (" << with_thousands(std::filesystem::file_size(file)) << " bytes, body "
-              << with_thousands(scene.body_bytes) << ")\n";
-    std::cout << "written     " << printable(h.timestamp.substr(0, h.timestamp.find('\n'))) << ", format version "
-              << h.version_major << "." << h.version_minor << ", revision " << hex(h.revision) << ", compile flags "
-              << hex(h.compile_flags) << " (" << compile_flag_names(h.compile_flags) << ")\n";
+    std::cout << "file        " << file << " (" << with_thousands(std::filesystem::file_size(file))
+              << " bytes, body " << with_thousands(scene.body_bytes) << ")\n";
+    std::cout << "written     " << printable(h.timestamp.substr(0, h.timestamp.find('\n')))
+              << ", format version " << h.version_major << "." << h.version_minor << ", revision "
+              << hex(h.revision) << ", compile flags " << hex(h.compile_flags) << " ("
+              << compile_flag_names(h.compile_flags) << ")\n";
     std::cout << "kind        " << (h.is_shortened() ? "shortened" : "full") << ", "
               << (h.is_compressed() ? "compressed" : "uncompressed");
     if (h.is_compressed()) {
         std::cout << " (prefix " << h.compressed_prefix << " = "
-                  << (h.prefix_meaning == CompressedPrefix::CompressedLength ? "compressed length, writer <= 4.1.0"
-                                                                             : "body length")
+                  << (h.prefix_meaning == CompressedPrefix::CompressedLength
+                          ? "compressed length, writer <= 4.1.0"
+                          : "body length")
                   << ")";
     }
-    std::cout << "\nsource      \"" << printable(h.source_name) << "\"\ncommand     \"" << printable(h.command) << "\"\n";
+    std::cout << "\nsource      \"" << printable(h.source_name) << "\"\ncommand     \""
+              << printable(h.command) << "\"\n";
     const Layout& l = scene.layout;
-    std::cout << "layout      " << writer_profile(scene) << "\n            node metadata " << yes_no(l.node_metadata)
-              << ", texture hint " << (l.texture_hint_bytes ? std::to_string(l.texture_hint_bytes) + " bytes" : "-")
-              << ", light placement "
-              << (l.light_placement ? yes_no(*l.light_placement) : std::string("-")) << ", vector keys "
-              << (l.vector_key_bytes ? std::to_string(l.vector_key_bytes) + " bytes" : "-") << ", mesh lengths "
-              << (l.exact_mesh_lengths ? "exact" : "short (assimp_cmd <= 5.0.1)")
+    std::cout << "layout      " << writer_profile(scene) << "\n            node metadata "
+              << yes_no(l.node_metadata) << ", texture hint "
+              << (l.texture_hint_bytes ? std::to_string(l.texture_hint_bytes) + " bytes" : "-")
+              << ", light placement " << (l.light_placement ? yes_no(*l.light_placement) : std::string("-"))
+              << ", vector keys "
+              << (l.vector_key_bytes ? std::to_string(l.vector_key_bytes) + " bytes" : "-")
+              << ", mesh lengths " << (l.exact_mesh_lengths ? "exact" : "short (assimp_cmd <= 5.0.1)")
               << (l.mixed_double ? ", double precision" : "") << "\n";
 }
 
 void print_counts_text(const Scene& scene, const SceneFacts& facts) {
-    std::cout << "scene       flags " << hex(scene.flags) << (scene.flags ? " (" + scene_flag_names(scene.flags) + ")" : "")
-              << "\n            " << scene.meshes.size() << " meshes, " << scene.materials.size() << " materials, "
-              << scene.animations.size() << " animations, " << scene.textures.size() << " textures, "
-              << scene.lights.size() << " lights, " << scene.cameras.size() << " cameras, " << scene.nodes.size()
-              << " nodes (depth " << facts.max_node_depth << ")\n";
-    std::cout << "totals      " << with_thousands(facts.vertices) << " vertices, " << with_thousands(facts.faces)
-              << " faces, " << facts.bones << " bones, " << facts.animation_channels << " animation channels, "
-              << facts.metadata_entries << " metadata entries\n";
+    std::cout << "scene       flags " << hex(scene.flags)
+              << (scene.flags ? " (" + scene_flag_names(scene.flags) + ")" : "") << "\n            "
+              << count_of(scene.meshes.size(), "mesh", "meshes") << ", "
+              << count_of(scene.materials.size(), "material", "materials") << ", "
+              << count_of(scene.animations.size(), "animation", "animations") << ", "
+              << count_of(scene.textures.size(), "texture", "textures") << ", "
+              << count_of(scene.lights.size(), "light", "lights") << ", "
+              << count_of(scene.cameras.size(), "camera", "cameras") << ", "
+              << count_of(scene.nodes.size(), "node", "nodes") << " (depth " << facts.max_node_depth << ")\n";
+    std::cout << "totals      " << count_of(facts.vertices, "vertex", "vertices") << ", "
+              << count_of(facts.faces, "face", "faces") << ", " << count_of(facts.bones, "bone", "bones")
+              << ", " << count_of(facts.animation_channels, "animation channel", "animation channels") << ", "
+              << count_of(facts.metadata_entries, "metadata entry", "metadata entries") << "\n";
     if (!scene.meshes.empty()) {
         std::cout << "            " << facts.vertices / scene.meshes.size() << " vertices and "
                   << facts.faces / scene.meshes.size() << " faces per mesh on average\n";
@@ -101,15 +124,16 @@ void print_counts_text(const Scene& scene, const SceneFacts& facts) {
 
 void print_meshes_text(const Scene& scene, const SceneFacts& facts) {
     if (scene.meshes.empty()) return;
-    std::printf("\nmeshes\n  %4s %9s %9s %5s %8s %-16s %-7s %-8s %7s %-8s %s\n", "#", "vertices", "faces", "bones",
-                "material", "primitives", "normals", "tangents", "colours", "uv", "indices");
+    std::printf("\nmeshes\n  %4s %9s %9s %5s %8s %-16s %-7s %-8s %7s %-8s %s\n", "#", "vertices", "faces",
+                "bones", "material", "primitives", "normals", "tangents", "colours", "uv", "indices");
     for (size_t m = 0; m < scene.meshes.size(); ++m) {
         const Mesh& mesh = scene.meshes[m];
         const std::string uv = mesh.uv_channels.empty() ? "-" : uv_components(mesh);
-        std::printf("  %4zu %9u %9u %5zu %8u %-16s %-7s %-8s %7zu %-8s %s\n", m, mesh.vertex_count, mesh.face_count,
-                    mesh.bones.size(), mesh.material_index, facts.meshes[m].primitive_names.c_str(),
-                    yes_no(mesh.normals.has_value()).c_str(), yes_no(mesh.tangents.has_value()).c_str(),
-                    mesh.color_sets.size(), uv.c_str(), mesh.uses_32bit_indices() ? "32-bit" : "16-bit");
+        std::printf("  %4zu %9u %9u %5zu %8u %-16s %-7s %-8s %7zu %-8s %s\n", m, mesh.vertex_count,
+                    mesh.face_count, mesh.bones.size(), mesh.material_index,
+                    facts.meshes[m].primitive_names.c_str(), yes_no(mesh.normals.has_value()).c_str(),
+                    yes_no(mesh.tangents.has_value()).c_str(), mesh.color_sets.size(), uv.c_str(),
+                    mesh.uses_32bit_indices() ? "32-bit" : "16-bit");
     }
 }
 
@@ -149,21 +173,22 @@ void print_textures_lights_cameras_text(const Scene& scene) {
     for (size_t t = 0; t < scene.textures.size(); ++t) {
         const Texture& texture = scene.textures[t];
         std::cout << "  " << t << "  *" << t << "  hint \"" << printable(texture.format_hint) << "\"  "
-                  << (texture.is_compressed()
-                          ? "embedded file of " + with_thousands(texture.width) + " bytes"
-                          : std::to_string(texture.width) + " x " + std::to_string(texture.height) + " ARGB8888 texels")
+                  << (texture.is_compressed() ? "embedded file of " + with_thousands(texture.width) + " bytes"
+                                              : std::to_string(texture.width) + " x " +
+                                                    std::to_string(texture.height) + " ARGB8888 texels")
                   << "\n";
     }
     if (!scene.lights.empty()) std::cout << "\nlights\n";
     for (size_t l = 0; l < scene.lights.size(); ++l) {
         const Light& light = scene.lights[l];
-        std::cout << "  " << l << "  \"" << printable(light.name) << "\"  " << light_type_name(light.type) << "\n";
+        std::cout << "  " << l << "  \"" << printable(light.name) << "\"  " << light_type_name(light.type)
+                  << "\n";
     }
     if (!scene.cameras.empty()) std::cout << "\ncameras\n";
     for (size_t c = 0; c < scene.cameras.size(); ++c) {
         const Camera& camera = scene.cameras[c];
-        std::cout << "  " << c << "  \"" << printable(camera.name) << "\"  position " << vec3_text(camera.position)
-                  << ", fov " << camera.horizontal_fov << " rad\n";
+        std::cout << "  " << c << "  \"" << printable(camera.name) << "\"  position "
+                  << vec3_text(camera.position) << ", fov " << camera.horizontal_fov << " rad\n";
     }
 }
 
@@ -180,7 +205,8 @@ void print_nodes_text(const Scene& scene, size_t max_nodes) {
         std::cout << "  " << std::string(2 * std::min(depth[n], 40u), ' ') << printable(node.name, 80);
         if (!node.meshes.empty()) {
             std::cout << "  meshes";
-            for (uint32_t mesh : node.meshes) std::cout << ' ' << mesh;
+            for (uint32_t mesh : node.meshes)
+                std::cout << ' ' << mesh;
         }
         if (!node.metadata.empty()) std::cout << "  [" << node.metadata.size() << " metadata]";
         std::cout << "\n";
@@ -190,13 +216,14 @@ void print_nodes_text(const Scene& scene, size_t max_nodes) {
 void print_problems_text(const Scene& scene, const std::vector<Problem>& problems) {
     if (!scene.skipped_chunks.empty()) std::cout << "\nskipped chunks\n";
     for (const SkippedChunk& chunk : scene.skipped_chunks) {
-        std::cout << "  id " << hex(chunk.id) << ", " << chunk.length << " bytes at byte " << chunk.offset << " in "
-                  << chunk.path << "\n";
+        std::cout << "  id " << hex(chunk.id) << ", " << chunk.length << " bytes at byte " << chunk.offset
+                  << " in " << chunk.path << "\n";
     }
-    std::cout << "\nproblems    " << (problems.empty() ? "none found" : std::to_string(problems.size())) << "\n";
+    std::cout << "\nproblems    " << (problems.empty() ? "none found" : std::to_string(problems.size()))
+              << "\n";
     for (const Problem& problem : problems) {
-        std::cout << "  " << (problem.severity == Severity::Error ? "error  " : "warning") << "  " << problem.path
-                  << ": " << problem.message << "\n";
+        std::cout << "  " << (problem.severity == Severity::Error ? "error  " : "warning") << "  "
+                  << problem.path << ": " << problem.message << "\n";
     }
 }
 
@@ -216,8 +243,9 @@ void write_header_json(JsonWriter& json, const Scene& scene) {
     json.field("command", h.command);
     if (h.is_compressed()) {
         json.field("compressed_prefix", h.compressed_prefix);
-        json.field("prefix_meaning", h.prefix_meaning == CompressedPrefix::CompressedLength ? "compressed-length"
-                                                                                             : "uncompressed-length");
+        json.field("prefix_meaning", h.prefix_meaning == CompressedPrefix::CompressedLength
+                                         ? "compressed-length"
+                                         : "uncompressed-length");
     }
     json.end_object();
     const Layout& l = scene.layout;
@@ -227,8 +255,10 @@ void write_header_json(JsonWriter& json, const Scene& scene) {
     json.field("node_metadata", l.node_metadata);
     json.field("texture_hint_bytes", l.texture_hint_bytes);
     json.key("light_placement");
-    if (l.light_placement) json.value(*l.light_placement);
-    else json.null();
+    if (l.light_placement)
+        json.value(*l.light_placement);
+    else
+        json.null();
     json.field("vector_key_bytes", l.vector_key_bytes);
     json.field("exact_mesh_lengths", l.exact_mesh_lengths);
     json.field("double_precision", l.mixed_double);
@@ -254,16 +284,19 @@ void write_counts_json(JsonWriter& json, const Scene& scene, const SceneFacts& f
     json.field("metadata_entries", facts.metadata_entries);
     json.key("metadata_types");
     json.begin_object();
-    for (const auto& [type, count] : facts.metadata_types) json.field(std::to_string(type), count);
+    for (const auto& [type, count] : facts.metadata_types)
+        json.field(std::to_string(type), count);
     json.end_object();
     json.end_object();
     if (facts.world_bounds) {
         json.key("bounds");
         json.begin_object();
-        for (const auto& [name, v] : {std::pair{"min", facts.world_bounds->min}, std::pair{"max", facts.world_bounds->max}}) {
+        for (const auto& [name, v] :
+             {std::pair{"min", facts.world_bounds->min}, std::pair{"max", facts.world_bounds->max}}) {
             json.key(name);
             json.begin_array();
-            for (int i = 0; i < 3; ++i) json.value(v[i]);
+            for (int i = 0; i < 3; ++i)
+                json.value(v[i]);
             json.end_array();
         }
         json.end_object();
@@ -287,20 +320,24 @@ void write_mesh_json(JsonWriter& json, const Mesh& mesh, const MeshFacts& facts)
     json.field("uv_channels", mesh.uv_channels.size());
     json.key("uv_components");
     json.begin_array();
-    for (const UvChannel& uv : mesh.uv_channels) json.value(uv.component_count);
+    for (const UvChannel& uv : mesh.uv_channels)
+        json.value(uv.component_count);
     json.end_array();
     json.field("idx32", mesh.uses_32bit_indices());
     json.key("face_sizes");
     if (facts.has_face_data) {
         json.begin_object();
-        for (const auto& [size, count] : facts.face_sizes) json.field(size, count);
+        for (const auto& [size, count] : facts.face_sizes)
+            json.field(size, count);
         json.end_object();
     } else {
         json.null();
     }
     json.key("max_index");
-    if (facts.has_face_data) json.value(facts.max_index);
-    else json.null();
+    if (facts.has_face_data)
+        json.value(facts.max_index);
+    else
+        json.null();
     json.field("face_hashes", mesh.face_hashes.size());
     json.end_object();
 }
@@ -308,7 +345,8 @@ void write_mesh_json(JsonWriter& json, const Mesh& mesh, const MeshFacts& facts)
 void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts& facts) {
     json.key("meshes");
     json.begin_array();
-    for (size_t m = 0; m < scene.meshes.size(); ++m) write_mesh_json(json, scene.meshes[m], facts.meshes[m]);
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        write_mesh_json(json, scene.meshes[m], facts.meshes[m]);
     json.end_array();
     json.key("materials");
     json.begin_array();
@@ -386,7 +424,8 @@ void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts&
     json.end_array();
 }
 
-void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene, const std::vector<Problem>& problems) {
+void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene,
+                                   const std::vector<Problem>& problems) {
     json.key("nodes");
     json.begin_array();
     for (const Node& node : scene.nodes) {
@@ -395,7 +434,8 @@ void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene, const s
         json.field("parent", node.parent);
         json.key("meshes");
         json.begin_array();
-        for (uint32_t mesh : node.meshes) json.value(mesh);
+        for (uint32_t mesh : node.meshes)
+            json.value(mesh);
         json.end_array();
         json.field("children", node.children.size());
         json.field("metadata", node.metadata.size());
@@ -430,8 +470,9 @@ void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene, const s
 int run_info(const std::vector<std::string>& args) {
     po::options_description options("options");
     options.add_options()("help,h", "show this help")("json", "print the summary as JSON")(
-        "max-nodes", po::value<size_t>()->default_value(200), "nodes shown in the text tree (0 = all)")(
-        "file", po::value<std::string>()->required(), "the dump (.assbin, compressed, or .assbin.regress)");
+        "max-nodes", po::value<size_t>()->default_value(200)->value_name("N"),
+        "nodes shown in the text tree (0 = all)")("file", po::value<std::string>()->required(),
+                                                  "the dump (.assbin, compressed, or .assbin.regress)");
     po::positional_options_description positional;
     positional.add("file", 1);
     int exit_code = kExitOk;

@@ -60,7 +60,8 @@ Quaternion ByteReader::quaternion(const char* what) {
 Matrix4 ByteReader::matrix(const char* what) {
     Matrix4 m;
     if (context_->mixed_double) {
-        for (int i = 0; i < 16; ++i) m.data()[i] = static_cast<float>(f64(what));
+        for (int i = 0; i < 16; ++i)
+            m.data()[i] = static_cast<float>(f64(what));
     } else {
         require(64, what);
         std::memcpy(m.data(), data_ + position_, 64);
@@ -76,7 +77,8 @@ void ByteReader::vec3_array(uint32_t count, std::vector<Vec3>& out, const char* 
     }
     require_records(count, 16, what);
     out.resize(count);
-    for (Vec3& v : out) v = vec3(what);
+    for (Vec3& v : out)
+        v = vec3(what);
 }
 
 void ByteReader::color4_array(uint32_t count, std::vector<Color4>& out, const char* what) {
@@ -86,7 +88,8 @@ void ByteReader::color4_array(uint32_t count, std::vector<Color4>& out, const ch
     }
     require_records(count, 20, what);
     out.resize(count);
-    for (Color4& c : out) c = color4(what);
+    for (Color4& c : out)
+        c = color4(what);
 }
 
 void ByteReader::bytes(size_t count, std::vector<uint8_t>& out, const char* what) {

@@ -19,7 +19,7 @@ static_assert(std::endian::native == std::endian::little,
               "ASSBIN is little-endian and arrays are bulk-copied; a big-endian port needs byte swaps here");
 
 class ByteReader {
-public:
+  public:
     // `image_offset` is the offset of data[0] in the (inflated) file image, for error messages.
     ByteReader(const std::byte* data, size_t size, uint64_t image_offset, ReadContext& context)
         : data_(data), size_(size), image_offset_(image_offset), context_(&context) {}
@@ -76,7 +76,8 @@ public:
         require_records(count, sizeof(T), what);
         out.resize(count);
         // T is a plain record of floats or integers (Eigen fixed-size types are such records).
-        if (count != 0) std::memcpy(static_cast<void*>(out.data()), data_ + position_, size_t{count} * sizeof(T));
+        if (count != 0)
+            std::memcpy(static_cast<void*>(out.data()), data_ + position_, size_t{count} * sizeof(T));
         position_ += size_t{count} * sizeof(T);
     }
 
@@ -106,7 +107,7 @@ public:
         context_->fail(code, offset(), message);
     }
 
-private:
+  private:
     [[noreturn]] void fail_truncated(uint64_t bytes, const char* what) const;
     [[noreturn]] void fail_count(uint64_t count, size_t record_bytes, const char* what) const;
 

@@ -51,7 +51,8 @@ ChunkHead next_chunk(ByteReader& parent, uint32_t expected_id, bool length_may_b
         if (known && head.id != expected_id) {
             parent.context().fail(ErrorCode::BadChunk, head.offset,
                                   "expected a " + describe_id(expected_id) + " chunk here, found " +
-                                      describe_id(head.id) + ": the counts before it disagree with the chunks");
+                                      describe_id(head.id) +
+                                      ": the counts before it disagree with the chunks");
         }
         if (head.length > parent.remaining() && !(known && length_may_be_short)) {
             std::string message = describe_id(head.id) + " chunk declares " + std::to_string(head.length) +
@@ -115,8 +116,12 @@ void trace_leave(ReadContext& context, size_t record, uint64_t payload_bytes) {
 ChunkScope::ChunkScope(ReadContext& context, std::string segment, const ChunkHead& head)
     : context_(context), path_(context, std::move(segment)), record_(trace_enter(context, head)) {}
 
-void ChunkScope::field(const char* key, std::string value) { trace_field(context_, record_, key, std::move(value)); }
+void ChunkScope::field(const char* key, std::string value) {
+    trace_field(context_, record_, key, std::move(value));
+}
 
-void ChunkScope::finish(uint64_t payload_bytes) { trace_leave(context_, record_, payload_bytes); }
+void ChunkScope::finish(uint64_t payload_bytes) {
+    trace_leave(context_, record_, payload_bytes);
+}
 
 } // namespace assbin::detail

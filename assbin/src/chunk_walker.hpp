@@ -33,7 +33,7 @@ void trace_leave(ReadContext& context, size_t record, uint64_t payload_bytes);
 
 // One chunk being read: pushes its path segment and, when tracing, its ChunkRecord.
 class ChunkScope {
-public:
+  public:
     ChunkScope(ReadContext& context, std::string segment, const ChunkHead& head);
     ~ChunkScope() = default;
     ChunkScope(const ChunkScope&) = delete;
@@ -41,11 +41,13 @@ public:
 
     bool tracing() const { return record_ != SIZE_MAX; }
     void field(const char* key, std::string value);
-    void field(const char* key, uint64_t value) { if (tracing()) field(key, std::to_string(value)); }
+    void field(const char* key, uint64_t value) {
+        if (tracing()) field(key, std::to_string(value));
+    }
     // Marks the chunk read completely, `payload_bytes` after its head.
     void finish(uint64_t payload_bytes);
 
-private:
+  private:
     ReadContext& context_;
     PathScope path_;
     size_t record_ = SIZE_MAX;

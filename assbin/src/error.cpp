@@ -4,7 +4,8 @@ namespace assbin {
 
 namespace {
 
-std::string compose(ErrorCode code, uint64_t offset, const std::string& chunk_path, const std::string& message) {
+std::string compose(ErrorCode code, uint64_t offset, const std::string& chunk_path,
+                    const std::string& message) {
     if (code == ErrorCode::Io) return message;
     std::string text = "at byte " + std::to_string(offset);
     if (!chunk_path.empty()) text += " in " + chunk_path;
@@ -19,14 +20,22 @@ ParseError::ParseError(ErrorCode code, uint64_t offset, std::string chunk_path, 
 
 const char* error_code_name(ErrorCode code) {
     switch (code) {
-    case ErrorCode::Io: return "io";
-    case ErrorCode::NotAssbin: return "not-assbin";
-    case ErrorCode::Truncated: return "truncated";
-    case ErrorCode::BadChunk: return "bad-chunk";
-    case ErrorCode::BadLength: return "bad-length";
-    case ErrorCode::BadValue: return "bad-value";
-    case ErrorCode::BadCompression: return "bad-compression";
-    case ErrorCode::LimitExceeded: return "limit-exceeded";
+    case ErrorCode::Io:
+        return "io";
+    case ErrorCode::NotAssbin:
+        return "not-assbin";
+    case ErrorCode::Truncated:
+        return "truncated";
+    case ErrorCode::BadChunk:
+        return "bad-chunk";
+    case ErrorCode::BadLength:
+        return "bad-length";
+    case ErrorCode::BadValue:
+        return "bad-value";
+    case ErrorCode::BadCompression:
+        return "bad-compression";
+    case ErrorCode::LimitExceeded:
+        return "limit-exceeded";
     }
     return "unknown";
 }

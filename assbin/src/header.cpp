@@ -30,7 +30,8 @@ Header read_header(std::span<const std::byte> data) {
     }
     if (data.size() < kHeaderSize) {
         throw ParseError(ErrorCode::Truncated, data.size(), "header",
-                         "the file ends inside the 512-byte header (" + std::to_string(data.size()) + " bytes)");
+                         "the file ends inside the 512-byte header (" + std::to_string(data.size()) +
+                             " bytes)");
     }
     Header header;
     header.timestamp = std::string(reinterpret_cast<const char*>(data.data()) + kMagicPrefix.size(), 25);

@@ -29,7 +29,8 @@ uint64_t inflate_cap(size_t stream_size, const ReadLimits& limits) {
 }
 
 std::string cap_description(uint64_t cap, const ReadLimits& limits) {
-    return std::to_string(cap) + " bytes (limits max_inflated_bytes = " + std::to_string(limits.max_inflated_bytes) +
+    return std::to_string(cap) +
+           " bytes (limits max_inflated_bytes = " + std::to_string(limits.max_inflated_bytes) +
            ", max_inflate_ratio = " + std::to_string(limits.max_inflate_ratio) + " x the compressed size)";
 }
 
@@ -41,8 +42,8 @@ ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected
     if (!decompressor) fail(ErrorCode::BadCompression, "out of memory for the decompressor");
     size_t used_in = 0;
     size_t produced = 0;
-    const libdeflate_result result = libdeflate_zlib_decompress_ex(decompressor, stream.data(), stream.size(),
-                                                                   out.data.get(), expected, &used_in, &produced);
+    const libdeflate_result result = libdeflate_zlib_decompress_ex(
+        decompressor, stream.data(), stream.size(), out.data.get(), expected, &used_in, &produced);
     libdeflate_free_decompressor(decompressor);
     if (result == LIBDEFLATE_INSUFFICIENT_SPACE) {
         fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
@@ -68,7 +69,8 @@ ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected
 #endif
     if (produced != expected) {
         fail(ErrorCode::BadCompression, "the stream inflates to " + std::to_string(produced) +
-                                            " bytes, but the size prefix declares " + std::to_string(expected));
+                                            " bytes, but the size prefix declares " +
+                                            std::to_string(expected));
     }
     if (used_in != stream.size()) {
         fail(ErrorCode::BadCompression,
@@ -93,13 +95,15 @@ ByteBuffer inflate_unknown_size(std::span<const std::byte> stream, uint64_t cap,
                 throw ParseError(ErrorCode::LimitExceeded, kStreamOffset, "compressed body",
                                  "the stream inflates to more than " + cap_description(cap, limits));
             }
-            const size_t grown = static_cast<size_t>(std::min<uint64_t>(cap, std::max<size_t>(capacity * 2, stream.size() * 4 + 4096)));
+            const size_t grown = static_cast<size_t>(
+                std::min<uint64_t>(cap, std::max<size_t>(capacity * 2, stream.size() * 4 + 4096)));
             std::unique_ptr<std::byte[]> bigger(new std::byte[grown]);
             if (out.size) std::memcpy(bigger.get(), out.data.get(), out.size);
             out.data = std::move(bigger);
             capacity = grown;
         }
-        const size_t input_chunk = std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
+        const size_t input_chunk =
+            std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
         const size_t output_chunk = std::min<size_t>(capacity - out.size, std::numeric_limits<uInt>::max());
         z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
         z.avail_in = static_cast<uInt>(input_chunk);
@@ -114,7 +118,8 @@ ByteBuffer inflate_unknown_size(std::span<const std::byte> stream, uint64_t cap,
         }
         if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
             inflateEnd(&z);
-            fail(ErrorCode::BadCompression, "the zlib stream is corrupt (" + std::string(z.msg ? z.msg : "no detail") + ")");
+            fail(ErrorCode::BadCompression,
+                 "the zlib stream is corrupt (" + std::string(z.msg ? z.msg : "no detail") + ")");
         }
     }
     inflateEnd(&z);
@@ -131,9 +136,10 @@ ByteBuffer inflate_body(std::span<const std::byte> stream, const Header& header,
     if (header.compressed_prefix == kChunkScene) {
         // A SCENE chunk head where the prefix should be: assimp_cmd <= 5.0.1 compressed in a second
         // pass, and a writer that crashed before it left the plain body behind.
-        throw ParseError(ErrorCode::BadCompression, kHeaderSize, "compressed body",
-                         "the compressed flag is set, but an uncompressed SCENE chunk follows the header: the "
-                         "writer stopped before its compression pass");
+        throw ParseError(
+            ErrorCode::BadCompression, kHeaderSize, "compressed body",
+            "the compressed flag is set, but an uncompressed SCENE chunk follows the header: the "
+            "writer stopped before its compression pass");
     }
     const uint64_t cap = inflate_cap(stream.size(), limits);
     if (header.prefix_meaning == CompressedPrefix::CompressedLength) {
@@ -141,8 +147,9 @@ ByteBuffer inflate_body(std::span<const std::byte> stream, const Header& header,
     }
     if (header.compressed_prefix > cap) {
         throw ParseError(ErrorCode::LimitExceeded, kHeaderSize, "compressed body",
-                         "the size prefix declares an inflated body of " + std::to_string(header.compressed_prefix) +
-                             " bytes, over " + cap_description(cap, limits));
+                         "the size prefix declares an inflated body of " +
+                             std::to_string(header.compressed_prefix) + " bytes, over " +
+                             cap_description(cap, limits));
     }
     return inflate_known_size(stream, header.compressed_prefix);
 }

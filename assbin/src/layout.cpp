@@ -9,13 +9,20 @@ std::string metadata_era_profile(const Scene& scene) {
     const Layout& layout = scene.layout;
     std::string profile;
     if (layout.mixed_double) return "P5 double (Assimp 5.2.5+ double precision)";
-    if (layout.texture_hint_bytes == 4) profile = "P3 (library exporter, Assimp 4.0 - 5.0.1)";
-    else if (layout.light_placement == true) profile = "P5 (Assimp 5.2.5+)";
-    else if (layout.texture_hint_bytes == 8 && layout.light_placement == false) profile = "P4 (Assimp 5.1.0 - 5.2.4)";
-    else if (layout.texture_hint_bytes == 8) profile = "P4/P5 (Assimp 5.1.0+; no light to tell)";
-    else if (layout.light_placement == false) profile = "P3/P4 (Assimp 4.0 - 5.2.4; no texture to tell)";
-    else profile = "P3/P4/P5 (Assimp 4.0+; no texture or light to tell)";
-    if (scene.header.compile_flags & kCompileDoublePrecision) profile += ", double build writing single precision";
+    if (layout.texture_hint_bytes == 4)
+        profile = "P3 (library exporter, Assimp 4.0 - 5.0.1)";
+    else if (layout.light_placement == true)
+        profile = "P5 (Assimp 5.2.5+)";
+    else if (layout.texture_hint_bytes == 8 && layout.light_placement == false)
+        profile = "P4 (Assimp 5.1.0 - 5.2.4)";
+    else if (layout.texture_hint_bytes == 8)
+        profile = "P4/P5 (Assimp 5.1.0+; no light to tell)";
+    else if (layout.light_placement == false)
+        profile = "P3/P4 (Assimp 4.0 - 5.2.4; no texture to tell)";
+    else
+        profile = "P3/P4/P5 (Assimp 4.0+; no texture or light to tell)";
+    if (scene.header.compile_flags & kCompileDoublePrecision)
+        profile += ", double build writing single precision";
     return profile;
 }
 
@@ -33,7 +40,8 @@ std::string writer_profile(const Scene& scene) {
     // The no-Boost workaround flag existed in builds up to 3.2; the old prefix up to 4.1.0.
     if (header.compile_flags & kCompileBoostWorkaround) return "P1 (assimp_cmd 3.x)";
     if (header.prefix_meaning == CompressedPrefix::CompressedLength) return "P1 (assimp_cmd 3.0 - 4.1.0)";
-    if (header.prefix_meaning == CompressedPrefix::UncompressedLength) return "P1' (assimp_cmd 5.0.0 - 5.0.1)";
+    if (header.prefix_meaning == CompressedPrefix::UncompressedLength)
+        return "P1' (assimp_cmd 5.0.0 - 5.0.1)";
     return "P1/P1' (assimp_cmd 3.0 - 5.0.1)";
 }
 

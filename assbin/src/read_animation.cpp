@@ -37,7 +37,8 @@ void read_track(ByteReader& reader, KeyTrack<T>& track, size_t stride, const cha
     }
     reader.require_records(track.count, stride, what);
     track.keys.reserve(track.count);
-    for (uint32_t i = 0; i < track.count; ++i) track.keys.push_back(read_key(reader));
+    for (uint32_t i = 0; i < track.count; ++i)
+        track.keys.push_back(read_key(reader));
 }
 
 // Full dumps: vector keys are 20 bytes, or 24 from assimp_cmd <= 5.0.1; the exact NODEANIM
@@ -53,10 +54,10 @@ size_t vector_key_stride(const ByteReader& reader, const NodeChannel& channel) {
         const uint64_t stride = (left - rotation_bytes) / vector_keys;
         if (stride == 20 || stride == 24) return static_cast<size_t>(stride);
     }
-    reader.fail(ErrorCode::BadLength,
-                "the NODEANIM length leaves " + std::to_string(left) + " bytes for " +
-                    std::to_string(vector_keys) + " position/scaling and " + std::to_string(channel.rotations.count) +
-                    " rotation keys, which fits neither 20- nor 24-byte position keys");
+    reader.fail(ErrorCode::BadLength, "the NODEANIM length leaves " + std::to_string(left) + " bytes for " +
+                                          std::to_string(vector_keys) + " position/scaling and " +
+                                          std::to_string(channel.rotations.count) +
+                                          " rotation keys, which fits neither 20- nor 24-byte position keys");
 }
 
 NodeChannel read_channel(ByteReader& animation, ReadContext& context, size_t index) {
@@ -105,7 +106,8 @@ Animation read_animation(ByteReader& scene, ReadContext& context, size_t index) 
     scope.field("ticks per second", std::to_string(animation.ticks_per_second));
     scope.field("channels", channel_count);
     animation.channels.reserve(channel_count);
-    for (uint32_t i = 0; i < channel_count; ++i) animation.channels.push_back(read_channel(reader, context, i));
+    for (uint32_t i = 0; i < channel_count; ++i)
+        animation.channels.push_back(read_channel(reader, context, i));
     skip_trailing_chunks(reader, "ANIMATION");
     scope.finish(reader.position());
     return animation;

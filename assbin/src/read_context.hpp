@@ -15,11 +15,11 @@ namespace assbin::detail {
 struct ReadContext {
     const ReadOptions* options = nullptr;
     bool shortened = false;
-    bool mixed_double = false;     // 5.2.5+ double layout: wider vectors and matrices
-    bool node_metadata = true;     // the layout being read has node metadata counts
-    bool exact_lengths = true;     // MESH/SCENE lengths can be trusted
+    bool mixed_double = false;         // 5.2.5+ double layout: wider vectors and matrices
+    bool node_metadata = true;         // the layout being read has node metadata counts
+    bool exact_lengths = true;         // MESH/SCENE lengths can be trusted
     uint64_t scene_length_deficit = 0; // how much shorter old MESH lengths were than their content
-    std::vector<std::string> path; // chunk path segments: "scene", "mesh[3]", ...
+    std::vector<std::string> path;     // chunk path segments: "scene", "mesh[3]", ...
     std::vector<ChunkRecord>* trace = nullptr;
     std::vector<SkippedChunk>* skipped = nullptr;
     Layout* layout = nullptr;
@@ -37,7 +37,7 @@ struct ReadContext {
 
 // Pushes one chunk path segment for the lifetime of the scope.
 class PathScope {
-public:
+  public:
     PathScope(ReadContext& context, std::string segment) : context_(context) {
         context_.path.push_back(std::move(segment));
     }
@@ -45,7 +45,7 @@ public:
     PathScope(const PathScope&) = delete;
     PathScope& operator=(const PathScope&) = delete;
 
-private:
+  private:
     ReadContext& context_;
 };
 

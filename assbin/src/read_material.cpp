@@ -40,7 +40,8 @@ Material read_material(ByteReader& scene, ReadContext& context, size_t index) {
     reader.require_records(count, kChunkHeadSize, "MATPROP chunks");
     Material material;
     material.properties.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) material.properties.push_back(read_property(reader, context, i));
+    for (uint32_t i = 0; i < count; ++i)
+        material.properties.push_back(read_property(reader, context, i));
     scope.field("name", material.name());
     scope.field("properties", count);
     skip_trailing_chunks(reader, "MATERIAL");

@@ -14,8 +14,12 @@ namespace {
 constexpr uint32_t kHasPositions = 0x1;
 constexpr uint32_t kHasNormals = 0x2;
 constexpr uint32_t kHasTangentsAndBitangents = 0x4;
-constexpr uint32_t has_uv_channel(unsigned n) { return 0x100u << n; }
-constexpr uint32_t has_color_set(unsigned n) { return 0x10000u << n; }
+constexpr uint32_t has_uv_channel(unsigned n) {
+    return 0x100u << n;
+}
+constexpr uint32_t has_color_set(unsigned n) {
+    return 0x10000u << n;
+}
 constexpr uint32_t kFacesPerHash = 512;
 
 std::string hex(uint32_t value) {
@@ -65,7 +69,8 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
         uint16_t count;
         std::memcpy(&count, bytes + at, 2);
         at += 2;
-        if (available - at < count * index_bytes) fail_face(reader, at, face, std::to_string(count) + " indices");
+        if (available - at < count * index_bytes)
+            fail_face(reader, at, face, std::to_string(count) + " indices");
         at += count * index_bytes;
         index_total += count;
     }
@@ -129,7 +134,8 @@ void read_vertex_arrays(ByteReader& reader, uint32_t components, Mesh& mesh) {
     for (unsigned set = 0; set < kMaxColorSets && (components & has_color_set(set)); ++set) {
         mesh.color_sets.push_back(read_color_stream(reader, n));
     }
-    for (unsigned channel = 0; channel < kMaxUvChannels && (components & has_uv_channel(channel)); ++channel) {
+    for (unsigned channel = 0; channel < kMaxUvChannels && (components & has_uv_channel(channel));
+         ++channel) {
         UvChannel uv;
         uv.component_count = reader.u32("UV component count");
         static_cast<VertexStream<Vec3>&>(uv) = read_vec3_stream(reader, n, "texture coordinates");
@@ -191,7 +197,8 @@ Mesh read_mesh(ByteReader& scene, ReadContext& context, size_t index) {
     }
     reader.require_records(bone_count, kChunkHeadSize, "BONE chunks");
     mesh.bones.reserve(bone_count);
-    for (uint32_t i = 0; i < bone_count; ++i) mesh.bones.push_back(read_bone(reader, context, i));
+    for (uint32_t i = 0; i < bone_count; ++i)
+        mesh.bones.push_back(read_bone(reader, context, i));
 
     check_mesh_length(reader, context, head, mesh);
     if (!context.exact_lengths) scene.skip(reader.position(), "mesh");

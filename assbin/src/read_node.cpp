@@ -14,14 +14,22 @@ namespace {
 
 MetadataValue read_metadata_value(ByteReader& reader, uint16_t type) {
     switch (static_cast<MetadataType>(type)) {
-    case MetadataType::Bool: return reader.u8("metadata bool") != 0;
-    case MetadataType::Int32: return reader.i32("metadata int32");
-    case MetadataType::UInt64: return reader.u64("metadata uint64");
-    case MetadataType::Float: return reader.f32("metadata float"); // f32 even in double builds
-    case MetadataType::Double: return reader.f64("metadata double");
-    case MetadataType::String: return reader.string("metadata string");
-    case MetadataType::Vector3: return reader.vec3("metadata vector");
-    default: return std::monostate{}; // types 7 and up are written without a value
+    case MetadataType::Bool:
+        return reader.u8("metadata bool") != 0;
+    case MetadataType::Int32:
+        return reader.i32("metadata int32");
+    case MetadataType::UInt64:
+        return reader.u64("metadata uint64");
+    case MetadataType::Float:
+        return reader.f32("metadata float"); // f32 even in double builds
+    case MetadataType::Double:
+        return reader.f64("metadata double");
+    case MetadataType::String:
+        return reader.string("metadata string");
+    case MetadataType::Vector3:
+        return reader.vec3("metadata vector");
+    default:
+        return std::monostate{}; // types 7 and up are written without a value
     }
 }
 
@@ -46,11 +54,12 @@ struct NodeFrame {
 };
 
 // Reads the next NODE chunk's own fields and pushes its frame.
-void enter_node(ByteReader& parent, ReadContext& context, std::vector<Node>& nodes, std::vector<NodeFrame>& stack,
-                int32_t parent_index, std::string segment) {
+void enter_node(ByteReader& parent, ReadContext& context, std::vector<Node>& nodes,
+                std::vector<NodeFrame>& stack, int32_t parent_index, std::string segment) {
     if (stack.size() >= context.options->limits.max_node_depth) {
         parent.fail(ErrorCode::LimitExceeded, "nodes nest deeper than the limit max_node_depth (" +
-                                                  std::to_string(context.options->limits.max_node_depth) + ")");
+                                                  std::to_string(context.options->limits.max_node_depth) +
+                                                  ")");
     }
     const ChunkHead head = next_chunk(parent, kChunkNode);
     context.path.push_back(std::move(segment));
@@ -72,7 +81,8 @@ void enter_node(ByteReader& parent, ReadContext& context, std::vector<Node>& nod
     trace_field(context, frame.trace_record, "name", node.name);
     trace_field(context, frame.trace_record, "children", std::to_string(frame.children_left));
     trace_field(context, frame.trace_record, "meshes", std::to_string(mesh_count));
-    if (context.node_metadata) trace_field(context, frame.trace_record, "metadata", std::to_string(frame.metadata_count));
+    if (context.node_metadata)
+        trace_field(context, frame.trace_record, "metadata", std::to_string(frame.metadata_count));
 
     frame.node = static_cast<uint32_t>(nodes.size());
     if (parent_index >= 0) nodes[static_cast<size_t>(parent_index)].children.push_back(frame.node);
@@ -103,7 +113,8 @@ std::vector<Node> read_tree_with_current_layout(ByteReader& scene, ReadContext& 
         }
         --top.children_left;
         const uint32_t ordinal = top.children_read++;
-        enter_node(top.reader, context, nodes, stack, static_cast<int32_t>(top.node), indexed("node", ordinal));
+        enter_node(top.reader, context, nodes, stack, static_cast<int32_t>(top.node),
+                   indexed("node", ordinal));
     }
     return nodes;
 }
@@ -150,7 +161,8 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
             // A limit is a policy, not a layout mismatch: no other trial should hide it.
             if (error.code() == ErrorCode::LimitExceeded) {
                 context.trace = caller_trace;
-                if (caller_trace) caller_trace->insert(caller_trace->end(), outcome.trace.begin(), outcome.trace.end());
+                if (caller_trace)
+                    caller_trace->insert(caller_trace->end(), outcome.trace.begin(), outcome.trace.end());
                 throw;
             }
             context.path.resize(path_depth);
@@ -160,18 +172,21 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
             }
             continue;
         }
-        if (!accepted || (!accepted->skipped.empty() && outcome.skipped.empty())) accepted = std::move(outcome);
+        if (!accepted || (!accepted->skipped.empty() && outcome.skipped.empty()))
+            accepted = std::move(outcome);
         if (accepted->skipped.empty()) break;
     }
     context.trace = caller_trace;
     context.skipped = caller_skipped;
     if (!accepted) {
-        if (caller_trace) caller_trace->insert(caller_trace->end(), furthest_trace.begin(), furthest_trace.end());
+        if (caller_trace)
+            caller_trace->insert(caller_trace->end(), furthest_trace.begin(), furthest_trace.end());
         throw *furthest_error;
     }
     context.node_metadata = accepted->trial.node_metadata;
     context.mixed_double = accepted->trial.mixed_double;
-    if (caller_trace) caller_trace->insert(caller_trace->end(), accepted->trace.begin(), accepted->trace.end());
+    if (caller_trace)
+        caller_trace->insert(caller_trace->end(), accepted->trace.begin(), accepted->trace.end());
     if (caller_skipped) {
         caller_skipped->insert(caller_skipped->end(), accepted->skipped.begin(), accepted->skipped.end());
     }

@@ -16,13 +16,14 @@ Texture read_texture(ByteReader& scene, ReadContext& context, size_t index) {
     Texture texture;
     texture.width = reader.u32("texture width");
     texture.height = reader.u32("texture height");
-    const uint64_t data_bytes = context.shortened       ? 0
+    const uint64_t data_bytes = context.shortened     ? 0
                                 : texture.height == 0 ? uint64_t{texture.width}
                                                       : uint64_t{texture.width} * texture.height * 4;
     if (data_bytes > reader.remaining()) {
         reader.fail(ErrorCode::Truncated, "the texture data (" + std::to_string(data_bytes) + " bytes for " +
-                                              std::to_string(texture.width) + " x " + std::to_string(texture.height) +
-                                              ") does not fit in the " + std::to_string(reader.remaining()) +
+                                              std::to_string(texture.width) + " x " +
+                                              std::to_string(texture.height) + ") does not fit in the " +
+                                              std::to_string(reader.remaining()) +
                                               " bytes left in the TEXTURE chunk");
     }
     const uint64_t hint_bytes = reader.remaining() - data_bytes;
@@ -56,9 +57,10 @@ Light read_light(ByteReader& scene, ReadContext& context, size_t index) {
     const bool has_placement = reader.remaining() == base + placement;
     if (!has_placement && reader.remaining() != base) {
         reader.fail(ErrorCode::BadLength, "the LIGHT length leaves " + std::to_string(reader.remaining()) +
-                                              " bytes after the type; a light of type " + std::to_string(light.type) +
-                                              " needs " + std::to_string(base) + " (before 5.2.5) or " +
-                                              std::to_string(base + placement) + " (5.2.5 and later)");
+                                              " bytes after the type; a light of type " +
+                                              std::to_string(light.type) + " needs " + std::to_string(base) +
+                                              " (before 5.2.5) or " + std::to_string(base + placement) +
+                                              " (5.2.5 and later)");
     }
     if (has_placement) {
         light.position = reader.vec3("light position");

@@ -18,9 +18,11 @@ namespace detail {
 namespace {
 
 template <class T, class ReadOne>
-void read_children(ByteReader& scene, ReadContext& context, uint32_t count, std::vector<T>& out, ReadOne read_one) {
+void read_children(ByteReader& scene, ReadContext& context, uint32_t count, std::vector<T>& out,
+                   ReadOne read_one) {
     out.reserve(count);
-    for (uint32_t i = 0; i < count; ++i) out.push_back(read_one(scene, context, i));
+    for (uint32_t i = 0; i < count; ++i)
+        out.push_back(read_one(scene, context, i));
 }
 
 struct SceneCounts {
@@ -36,8 +38,8 @@ SceneCounts read_scene_fields(ByteReader& reader, Scene& scene, ChunkScope& scop
     counts.textures = reader.u32("texture count");
     counts.lights = reader.u32("light count");
     counts.cameras = reader.u32("camera count");
-    const uint64_t chunk_count = uint64_t{counts.meshes} + counts.materials + counts.animations + counts.textures +
-                                 counts.lights + counts.cameras;
+    const uint64_t chunk_count = uint64_t{counts.meshes} + counts.materials + counts.animations +
+                                 counts.textures + counts.lights + counts.cameras;
     reader.require_records(chunk_count, kChunkHeadSize, "child chunks (as the scene counts declare)");
     scope.field("flags", scene.flags);
     scope.field("meshes", counts.meshes);
@@ -55,9 +57,10 @@ void check_scene_length(const ReadContext& context, const ChunkHead& head, uint6
     if (head.length != content - context.scene_length_deficit) {
         context.fail(ErrorCode::BadLength, head.offset,
                      "SCENE declares " + std::to_string(head.length) + " bytes, but its content is " +
-                         std::to_string(content) + " bytes, which fits neither an exact length nor the short " +
-                         "length of assimp_cmd <= 5.0.1 (" + std::to_string(content - context.scene_length_deficit) +
-                         ")");
+                         std::to_string(content) +
+                         " bytes, which fits neither an exact length nor the short " +
+                         "length of assimp_cmd <= 5.0.1 (" +
+                         std::to_string(content - context.scene_length_deficit) + ")");
     }
 }
 
@@ -72,7 +75,8 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     ByteReader reader = body.child(body.remaining());
     const SceneCounts counts = read_scene_fields(reader, scene, scope);
 
-    scene.nodes = read_node_tree(reader, context, (scene.header.compile_flags & kCompileDoublePrecision) != 0);
+    scene.nodes =
+        read_node_tree(reader, context, (scene.header.compile_flags & kCompileDoublePrecision) != 0);
     scene.layout.node_metadata = context.node_metadata;
     scene.layout.mixed_double = context.mixed_double;
     read_children(reader, context, counts.meshes, scene.meshes, read_mesh);
@@ -81,7 +85,8 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     read_children(reader, context, counts.textures, scene.textures, read_texture);
     read_children(reader, context, counts.lights, scene.lights, read_light);
     read_children(reader, context, counts.cameras, scene.cameras, read_camera);
-    if (context.exact_lengths) skip_trailing_chunks(reader, "SCENE");
+    if (context.exact_lengths)
+        skip_trailing_chunks(reader, "SCENE");
     else if (!reader.at_end()) {
         reader.fail(ErrorCode::BadLength,
                     std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
@@ -152,7 +157,8 @@ Scene read_scene(std::span<const std::byte> data, const ReadOptions& options) {
 std::vector<std::byte> load_file_bytes(const std::filesystem::path& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {
-        throw ParseError(ErrorCode::Io, 0, "", "cannot open the file (" + std::string(std::strerror(errno)) + ")");
+        throw ParseError(ErrorCode::Io, 0, "",
+                         "cannot open the file (" + std::string(std::strerror(errno)) + ")");
     }
     file.seekg(0, std::ios::end);
     const std::streamoff size = file.tellg();

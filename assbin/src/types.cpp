@@ -10,8 +10,10 @@ uint32_t Mesh::component_mask() const {
     if (positions) mask |= 0x1;
     if (normals) mask |= 0x2;
     if (tangents && bitangents) mask |= 0x4;
-    for (size_t n = 0; n < uv_channels.size() && n < kMaxUvChannels; ++n) mask |= 0x100u << n;
-    for (size_t n = 0; n < color_sets.size() && n < kMaxColorSets; ++n) mask |= 0x10000u << n;
+    for (size_t n = 0; n < uv_channels.size() && n < kMaxUvChannels; ++n)
+        mask |= 0x100u << n;
+    for (size_t n = 0; n < color_sets.size() && n < kMaxColorSets; ++n)
+        mask |= 0x10000u << n;
     return mask;
 }
 

@@ -11,7 +11,7 @@ namespace assbin {
 namespace {
 
 class Report {
-public:
+  public:
     explicit Report(std::vector<Problem>& problems) : problems_(problems) {}
     void warning(std::string path, std::string message) {
         problems_.push_back({Severity::Warning, std::move(path), std::move(message)});
@@ -20,11 +20,13 @@ public:
         problems_.push_back({Severity::Error, std::move(path), std::move(message)});
     }
 
-private:
+  private:
     std::vector<Problem>& problems_;
 };
 
-std::string mesh_path(size_t index) { return "scene/mesh[" + std::to_string(index) + "]"; }
+std::string mesh_path(size_t index) {
+    return "scene/mesh[" + std::to_string(index) + "]";
+}
 
 // Counts faces breaking a rule, and remembers the first, so one message covers them all.
 struct FaceTally {
@@ -68,16 +70,18 @@ void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
                                             std::to_string(empty.first_face) + ")");
     }
     if (out_of_range.count) {
-        report.error(path + "/faces", std::to_string(out_of_range.count) + " faces use vertex indices >= the vertex count " +
+        report.error(path + "/faces", std::to_string(out_of_range.count) +
+                                          " faces use vertex indices >= the vertex count " +
                                           std::to_string(mesh.vertex_count) + " (first: face " +
                                           std::to_string(out_of_range.first_face) + ", index " +
                                           std::to_string(out_of_range.first_value) + ")");
     }
     if (wrong_type.count) {
-        report.warning(path + "/faces", std::to_string(wrong_type.count) +
-                                            " faces have a size the primitive types do not list (first: face " +
-                                            std::to_string(wrong_type.first_face) + " with " +
-                                            std::to_string(wrong_type.first_value) + " indices)");
+        report.warning(path + "/faces",
+                       std::to_string(wrong_type.count) +
+                           " faces have a size the primitive types do not list (first: face " +
+                           std::to_string(wrong_type.first_face) + " with " +
+                           std::to_string(wrong_type.first_value) + " indices)");
     }
 }
 
@@ -92,9 +96,11 @@ void check_bones(const Mesh& mesh, const std::string& path, Report& report) {
         }
         if (out_of_range) {
             report.error(bone_path, "bone '" + bone.name + "' weights " + std::to_string(out_of_range) +
-                                        " vertices past the vertex count " + std::to_string(mesh.vertex_count));
+                                        " vertices past the vertex count " +
+                                        std::to_string(mesh.vertex_count));
         }
-        if (not_finite) report.error(bone_path, std::to_string(not_finite) + " weights are not finite numbers");
+        if (not_finite)
+            report.error(bone_path, std::to_string(not_finite) + " weights are not finite numbers");
         if (bone.weight_count == 0) report.warning(bone_path, "bone '" + bone.name + "' has no weights");
     }
 }
@@ -102,14 +108,17 @@ void check_bones(const Mesh& mesh, const std::string& path, Report& report) {
 void check_vertices(const Mesh& mesh, const std::string& path, Report& report) {
     size_t not_finite = 0;
     if (mesh.positions) {
-        for (const Vec3& p : mesh.positions->values) not_finite += !p.allFinite();
+        for (const Vec3& p : mesh.positions->values)
+            not_finite += !p.allFinite();
     }
-    if (not_finite) report.warning(path + "/positions", std::to_string(not_finite) + " positions are not finite");
+    if (not_finite)
+        report.warning(path + "/positions", std::to_string(not_finite) + " positions are not finite");
     for (size_t c = 0; c < mesh.uv_channels.size(); ++c) {
         const uint32_t components = mesh.uv_channels[c].component_count;
         if (components < 1 || components > 3) {
-            report.warning(path + "/uv[" + std::to_string(c) + "]",
-                           "UV channel declares " + std::to_string(components) + " components (1 to 3 expected)");
+            report.warning(path + "/uv[" + std::to_string(c) + "]", "UV channel declares " +
+                                                                        std::to_string(components) +
+                                                                        " components (1 to 3 expected)");
         }
     }
 }
@@ -117,8 +126,10 @@ void check_vertices(const Mesh& mesh, const std::string& path, Report& report) {
 void check_mesh(const Scene& scene, size_t index, Report& report) {
     const Mesh& mesh = scene.meshes[index];
     const std::string path = mesh_path(index);
-    if (mesh.vertex_count == 0) report.warning(path, "mesh has no vertices");
-    else if (!mesh.positions) report.error(path, "mesh has vertices but no positions");
+    if (mesh.vertex_count == 0)
+        report.warning(path, "mesh has no vertices");
+    else if (!mesh.positions)
+        report.error(path, "mesh has vertices but no positions");
     if (mesh.material_index >= scene.materials.size()) {
         report.error(path, "material index " + std::to_string(mesh.material_index) + " is past the " +
                                std::to_string(scene.materials.size()) + " materials");
@@ -135,12 +146,13 @@ void check_nodes(const Scene& scene, Report& report) {
         for (uint32_t mesh : node.meshes) {
             if (mesh >= scene.meshes.size()) {
                 report.error("scene/node[" + std::to_string(n) + "]",
-                             "node '" + node.name + "' refers to mesh " + std::to_string(mesh) + ", past the " +
-                                 std::to_string(scene.meshes.size()) + " meshes");
+                             "node '" + node.name + "' refers to mesh " + std::to_string(mesh) +
+                                 ", past the " + std::to_string(scene.meshes.size()) + " meshes");
             }
         }
         if (!node.transform.allFinite()) {
-            report.error("scene/node[" + std::to_string(n) + "]", "node '" + node.name + "' has a non-finite transform");
+            report.error("scene/node[" + std::to_string(n) + "]",
+                         "node '" + node.name + "' has a non-finite transform");
         }
     }
 }
@@ -154,8 +166,8 @@ void check_materials(const Scene& scene, Report& report) {
             const unsigned long texture = std::strtoul(file->c_str() + 1, nullptr, 10);
             if (texture >= scene.textures.size()) {
                 report.error("scene/material[" + std::to_string(m) + "]",
-                             "texture reference '" + *file + "' is past the " + std::to_string(scene.textures.size()) +
-                                 " embedded textures");
+                             "texture reference '" + *file + "' is past the " +
+                                 std::to_string(scene.textures.size()) + " embedded textures");
             }
         }
     }
@@ -171,17 +183,20 @@ bool strictly_increasing(const std::vector<Key<T>>& keys) {
 
 void check_animations(const Scene& scene, Report& report) {
     std::unordered_set<std::string> node_names;
-    for (const Node& node : scene.nodes) node_names.insert(node.name);
+    for (const Node& node : scene.nodes)
+        node_names.insert(node.name);
     for (size_t a = 0; a < scene.animations.size(); ++a) {
         const Animation& animation = scene.animations[a];
         for (size_t c = 0; c < animation.channels.size(); ++c) {
             const NodeChannel& channel = animation.channels[c];
-            const std::string path = "scene/animation[" + std::to_string(a) + "]/channel[" + std::to_string(c) + "]";
+            const std::string path =
+                "scene/animation[" + std::to_string(a) + "]/channel[" + std::to_string(c) + "]";
             if (!node_names.count(channel.node_name)) {
-                report.warning(path, "channel animates node '" + channel.node_name + "', which the scene does not have");
+                report.warning(path, "channel animates node '" + channel.node_name +
+                                         "', which the scene does not have");
             }
-            if (!strictly_increasing(channel.positions.keys) || !strictly_increasing(channel.rotations.keys) ||
-                !strictly_increasing(channel.scalings.keys)) {
+            if (!strictly_increasing(channel.positions.keys) ||
+                !strictly_increasing(channel.rotations.keys) || !strictly_increasing(channel.scalings.keys)) {
                 report.warning(path, "key times are not strictly increasing");
             }
         }
@@ -193,10 +208,12 @@ void check_animations(const Scene& scene, Report& report) {
 std::vector<Problem> validate(const Scene& scene) {
     std::vector<Problem> problems;
     Report report(problems);
-    if (scene.flags & kSceneIncomplete) report.warning("scene", "the scene is flagged incomplete by its importer");
+    if (scene.flags & kSceneIncomplete)
+        report.warning("scene", "the scene is flagged incomplete by its importer");
     if (scene.nodes.empty()) report.error("scene", "the scene has no root node");
     check_nodes(scene, report);
-    for (size_t m = 0; m < scene.meshes.size(); ++m) check_mesh(scene, m, report);
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        check_mesh(scene, m, report);
     check_materials(scene, report);
     check_animations(scene, report);
     return problems;

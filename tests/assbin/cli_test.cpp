@@ -1,6 +1,8 @@
 // The built `assbin` program on real fixtures: output, JSON and exit codes of `info` and `tree`.
 #include "support/fixtures.hpp"
 
+// property_tree includes the old boost/bind.hpp, which asks for this to stay quiet.
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <boost/test/unit_test.hpp>
@@ -20,7 +22,9 @@ boost::property_tree::ptree parse_json(const std::string& text) {
     return tree;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // Numbers are read as text: ptree's typed get<int> trips GCC 12's maybe-uninitialized warning.
 int number(const boost::property_tree::ptree& json, const std::string& path) {
@@ -61,7 +65,8 @@ BOOST_AUTO_TEST_CASE(info_summarises_a_skinned_animated_dump) {
 }
 
 BOOST_AUTO_TEST_CASE(info_json_reports_the_counts) {
-    const auto result = run_cli({"info", "--json", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});
+    const auto result =
+        run_cli({"info", "--json", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});
     BOOST_TEST_REQUIRE(result.exit_code == 0);
     const auto json = parse_json(result.out);
     // MANIFEST.tsv row of FBX/huesitos.fbx.assbin.
@@ -90,15 +95,18 @@ BOOST_AUTO_TEST_CASE(tree_lists_chunks_with_offsets_and_identifying_fields) {
     BOOST_TEST(contains(result.out, "MESH  vertices=3  faces=1  bones=1"));
     BOOST_TEST(contains(result.out, "BONE  name="));
     BOOST_TEST(contains(result.out, "NODEANIM  node="));
-    const auto shallow = run_cli({"tree", "--depth", "1", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()});
+    const auto shallow =
+        run_cli({"tree", "--depth", "1", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()});
     BOOST_TEST(!contains(shallow.out, "MESH"));
-    const auto json = parse_json(run_cli({"tree", "--json", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()}).out);
+    const auto json = parse_json(
+        run_cli({"tree", "--json", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()}).out);
     BOOST_TEST(json.get_child("chunks").front().second.get<std::string>("name") == "SCENE");
     BOOST_TEST(json.get<std::string>("error") == "null");
 }
 
 BOOST_AUTO_TEST_CASE(tree_shows_old_short_mesh_lengths) {
-    const auto result = run_cli({"tree", fixture_path("older/assimp-5.0.1__models_X_anim_test.x.dump.assbin").string()});
+    const auto result =
+        run_cli({"tree", fixture_path("older/assimp-5.0.1__models_X_anim_test.x.dump.assbin").string()});
     BOOST_TEST(result.exit_code == 0);
     BOOST_TEST(contains(result.out, "short length of assimp_cmd <= 5.0.1"));
 }

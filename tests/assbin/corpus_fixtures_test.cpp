@@ -16,7 +16,9 @@ using assbin::test::fixture_path;
 
 namespace {
 
-assbin::Scene read_fixture(const std::string& name) { return assbin::read_file(fixture_path(name)); }
+assbin::Scene read_fixture(const std::string& name) {
+    return assbin::read_file(fixture_path(name));
+}
 
 // Per-component bounds with the writer's rule (ASSBIN-FORMAT.md §5): start at +/-1e10.
 assbin::Bounds<assbin::Vec3> writer_bounds(const std::vector<assbin::Vec3>& values) {
@@ -153,7 +155,8 @@ BOOST_AUTO_TEST_CASE(reads_old_assimp_cmd_dumps_with_short_lengths_and_24_byte_k
     BOOST_TEST(old.meshes[0].vertex_count == 2520u);
     BOOST_TEST(old.meshes[0].face_count == 840u);
     size_t weights = 0;
-    for (const assbin::Bone& bone : old.meshes[0].bones) weights += bone.weights.size();
+    for (const assbin::Bone& bone : old.meshes[0].bones)
+        weights += bone.weights.size();
     BOOST_TEST(weights == 9980u);
     // Two Assimp versions, one import: same geometry, same keys (the padding bytes are ignored).
     check_same_geometry(old, current);
@@ -210,7 +213,9 @@ BOOST_AUTO_TEST_CASE(reads_the_5_2_5_double_precision_layout) {
     BOOST_TEST_REQUIRE(full.meshes.size() == single.meshes.size());
     BOOST_TEST((full.meshes[0].positions->values == single.meshes[0].positions->values));
     BOOST_TEST((full.nodes.at(1).transform == single.nodes.at(1).transform));
-    BOOST_TEST((full.meshes[0].bones.at(0).offset - single.meshes[0].bones.at(0).offset).cwiseAbs().maxCoeff() < 1e-5f);
+    BOOST_TEST(
+        (full.meshes[0].bones.at(0).offset - single.meshes[0].bones.at(0).offset).cwiseAbs().maxCoeff() <
+        1e-5f);
     const auto& double_keys = full.animations.at(0).channels.at(0).rotations.keys;
     const auto& single_keys = single.animations.at(0).channels.at(0).rotations.keys;
     BOOST_TEST_REQUIRE(double_keys.size() == single_keys.size());
@@ -222,15 +227,16 @@ BOOST_AUTO_TEST_CASE(reads_the_5_2_5_double_precision_layout) {
     }
 
     // A shortened double dump with lights: wider bounds and a 48-byte placement block.
-    const assbin::Scene shortened = read_fixture("older/assimp-5.2.5-double__models_Collada_lights.dae.drv.short.assbin");
+    const assbin::Scene shortened =
+        read_fixture("older/assimp-5.2.5-double__models_Collada_lights.dae.drv.short.assbin");
     BOOST_TEST(shortened.layout.mixed_double);
     BOOST_TEST(shortened.is_shortened());
     BOOST_TEST((shortened.layout.light_placement == true));
     BOOST_TEST(shortened.lights.size() == 5u);
 
     // 5.2.5's `dump -s` writes a full dump (ASSBIN-FORMAT.md §5), double build included.
-    const assbin::Scene not_shortened =
-        read_fixture("older/assimp-5.2.5-double__models_X_kwxport_test_cubewithvcolors.x.dumpsz.assbin.regress");
+    const assbin::Scene not_shortened = read_fixture(
+        "older/assimp-5.2.5-double__models_X_kwxport_test_cubewithvcolors.x.dumpsz.assbin.regress");
     BOOST_TEST(!not_shortened.is_shortened());
     BOOST_TEST(not_shortened.header.is_compressed());
     BOOST_TEST(not_shortened.layout.mixed_double);
@@ -245,7 +251,8 @@ BOOST_AUTO_TEST_CASE(tells_the_light_layouts_apart_and_reads_the_same_lights) {
     BOOST_TEST(assbin::writer_profile(current).rfind("P5", 0) == 0u);
     BOOST_TEST_REQUIRE(old.lights.size() == 5u);
     BOOST_TEST_REQUIRE(current.lights.size() == 5u);
-    const std::vector<uint32_t> types = {2, 1, 3, 4, 2}; // Lamp point, Sun directional, Spot, Hemi ambient, Area
+    const std::vector<uint32_t> types = {2, 1, 3, 4,
+                                         2}; // Lamp point, Sun directional, Spot, Hemi ambient, Area
     for (size_t l = 0; l < 5; ++l) {
         BOOST_TEST(current.lights[l].type == types[l]);
         BOOST_TEST(old.lights[l].type == types[l]);
@@ -257,9 +264,10 @@ BOOST_AUTO_TEST_CASE(tells_the_light_layouts_apart_and_reads_the_same_lights) {
 }
 
 BOOST_AUTO_TEST_CASE(reads_embedded_textures_with_both_hint_widths) {
-    const assbin::Scene hint4 =
-        read_fixture("older/assimp-5.0.1__models_glTF2_BoxTextured-glTF-Binary_BoxTextured.glb.export.assbin");
-    const assbin::Scene hint8 = read_fixture("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin");
+    const assbin::Scene hint4 = read_fixture(
+        "older/assimp-5.0.1__models_glTF2_BoxTextured-glTF-Binary_BoxTextured.glb.export.assbin");
+    const assbin::Scene hint8 =
+        read_fixture("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin");
     BOOST_TEST(hint4.layout.texture_hint_bytes == 4u);
     BOOST_TEST(assbin::writer_profile(hint4).rfind("P3 ", 0) == 0u);
     BOOST_TEST(hint8.layout.texture_hint_bytes == 8u);
@@ -288,13 +296,26 @@ BOOST_AUTO_TEST_CASE(reads_node_metadata_of_every_type_including_valueless_neste
         for (const assbin::MetadataEntry& entry : node.metadata) {
             ++types[entry.type];
             switch (entry.type) {
-            case 0: BOOST_TEST(std::holds_alternative<bool>(entry.value)); break;
-            case 1: BOOST_TEST(std::holds_alternative<int32_t>(entry.value)); break;
-            case 2: BOOST_TEST(std::holds_alternative<uint64_t>(entry.value)); break;
-            case 4: BOOST_TEST(std::holds_alternative<double>(entry.value)); break;
-            case 5: BOOST_TEST(std::holds_alternative<std::string>(entry.value)); break;
-            case 7: BOOST_TEST(std::holds_alternative<std::monostate>(entry.value)); break;
-            default: BOOST_FAIL("unexpected metadata type");
+            case 0:
+                BOOST_TEST(std::holds_alternative<bool>(entry.value));
+                break;
+            case 1:
+                BOOST_TEST(std::holds_alternative<int32_t>(entry.value));
+                break;
+            case 2:
+                BOOST_TEST(std::holds_alternative<uint64_t>(entry.value));
+                break;
+            case 4:
+                BOOST_TEST(std::holds_alternative<double>(entry.value));
+                break;
+            case 5:
+                BOOST_TEST(std::holds_alternative<std::string>(entry.value));
+                break;
+            case 7:
+                BOOST_TEST(std::holds_alternative<std::monostate>(entry.value));
+                break;
+            default:
+                BOOST_FAIL("unexpected metadata type");
             }
         }
     }
@@ -331,7 +352,8 @@ BOOST_AUTO_TEST_CASE(reads_uv_component_counts_colours_and_odd_meshes) {
 
     const assbin::Scene polygons = read_fixture("assimp-5.2.5/PLY__cube_binary_starts_with_nl.ply.assbin");
     std::multiset<uint32_t> sizes; // MESHES.tsv: 0:5;1:1
-    for (size_t f = 0; f < polygons.meshes.at(0).faces.size(); ++f) sizes.insert(polygons.meshes[0].faces.face_size(f));
+    for (size_t f = 0; f < polygons.meshes.at(0).faces.size(); ++f)
+        sizes.insert(polygons.meshes[0].faces.face_size(f));
     BOOST_TEST(sizes.count(0) == 5u);
     BOOST_TEST(sizes.count(1) == 1u);
 }

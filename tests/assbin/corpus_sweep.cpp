@@ -63,8 +63,10 @@ int main(int argc, char** argv) {
     std::set<std::string> expected_failures;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--expect-failures" && i + 1 < argc) expected_failures = load_expected_failures(argv[++i]);
-        else roots.emplace_back(arg);
+        if (arg == "--expect-failures" && i + 1 < argc)
+            expected_failures = load_expected_failures(argv[++i]);
+        else
+            roots.emplace_back(arg);
     }
     if (roots.empty()) {
         std::cerr << "usage: corpus_sweep [--expect-failures FILE] DIR...\n";
@@ -99,7 +101,8 @@ int main(int argc, char** argv) {
                 counts.shortened += scene.is_shortened();
                 counts.compressed += scene.header.is_compressed();
                 counts.with_problems += !assbin::validate(scene).empty();
-                ++counts.profiles[assbin::writer_profile(scene).substr(0, assbin::writer_profile(scene).find(' '))];
+                ++counts.profiles[assbin::writer_profile(scene).substr(
+                    0, assbin::writer_profile(scene).find(' '))];
                 if (must_fail) {
                     std::cout << "FAIL " << relative << ": read, but it is listed as an expected failure\n";
                     ++counts.unexpected;
@@ -129,14 +132,15 @@ int main(int argc, char** argv) {
         }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("\n%-28s %6s %6s %8s %6s %6s %6s %9s %8s  %s\n", "folder", "files", "read", "expected", "failed",
-                "short", "zlib", "MB", "problems", "profiles");
+    std::printf("\n%-28s %6s %6s %8s %6s %6s %6s %9s %8s  %s\n", "folder", "files", "read", "expected",
+                "failed", "short", "zlib", "MB", "problems", "profiles");
     for (const auto& [name, counts] : folders) {
         std::string profiles;
-        for (const auto& [profile, n] : counts.profiles) profiles += profile + ":" + std::to_string(n) + " ";
-        std::printf("%-28s %6zu %6zu %8zu %6zu %6zu %6zu %9.2f %8zu  %s\n", name.c_str(), counts.files, counts.read,
-                    counts.expected_failures, counts.unexpected, counts.shortened, counts.compressed,
-                    counts.bytes / 1e6, counts.with_problems, profiles.c_str());
+        for (const auto& [profile, n] : counts.profiles)
+            profiles += profile + ":" + std::to_string(n) + " ";
+        std::printf("%-28s %6zu %6zu %8zu %6zu %6zu %6zu %9.2f %8zu  %s\n", name.c_str(), counts.files,
+                    counts.read, counts.expected_failures, counts.unexpected, counts.shortened,
+                    counts.compressed, counts.bytes / 1e6, counts.with_problems, profiles.c_str());
     }
     std::printf("\nread %zu files in %.2f s\n", passed + failed, seconds);
     std::printf("corpus: %zu passed, %zu failed\n", passed, failed);

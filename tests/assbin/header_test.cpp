@@ -23,7 +23,8 @@ BOOST_AUTO_TEST_CASE(reads_every_field_of_a_debian_5_2_5_dump) {
     BOOST_TEST(h.command == "-b ");
     BOOST_TEST(h.timestamp.size() == 25u);
     BOOST_TEST(h.timestamp.back() == '\n');
-    for (uint8_t byte : h.reserved) BOOST_TEST(byte == 0xCD);
+    for (uint8_t byte : h.reserved)
+        BOOST_TEST(byte == 0xCD);
     BOOST_TEST((h.prefix_meaning == assbin::CompressedPrefix::None));
 }
 

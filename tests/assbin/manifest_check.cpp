@@ -3,6 +3,8 @@
 // would, and reads its JSON.
 //
 // usage: manifest_check ASSBIN_CLI CORPUS_DIR   (CORPUS_DIR holds MANIFEST.tsv and MESHES.tsv)
+// property_tree includes the old boost/bind.hpp, which asks for this to stay quiet.
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
@@ -29,7 +31,8 @@ std::vector<std::string> split(const std::string& line, char separator) {
     std::vector<std::string> fields;
     std::string field;
     std::istringstream stream(line);
-    while (std::getline(stream, field, separator)) fields.push_back(field);
+    while (std::getline(stream, field, separator))
+        fields.push_back(field);
     if (!line.empty() && line.back() == separator) fields.emplace_back();
     return fields;
 }
@@ -44,7 +47,8 @@ std::vector<Row> read_tsv(const fs::path& path) {
     while (std::getline(file, line)) {
         const std::vector<std::string> fields = split(line, '\t');
         Row row;
-        for (size_t i = 0; i < names.size(); ++i) row[names[i]] = i < fields.size() ? fields[i] : "";
+        for (size_t i = 0; i < names.size(); ++i)
+            row[names[i]] = i < fields.size() ? fields[i] : "";
         rows.push_back(std::move(row));
     }
     return rows;
@@ -52,7 +56,8 @@ std::vector<Row> read_tsv(const fs::path& path) {
 
 std::string shell_quote(const std::string& text) {
     std::string quoted = "'";
-    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return quoted + "'";
 }
 
@@ -64,7 +69,8 @@ ptree info_json(const std::string& cli, const fs::path& file) {
     std::string output;
     std::array<char, 65536> buffer;
     size_t got;
-    while ((got = fread(buffer.data(), 1, buffer.size(), pipe.get())) > 0) output.append(buffer.data(), got);
+    while ((got = fread(buffer.data(), 1, buffer.size(), pipe.get())) > 0)
+        output.append(buffer.data(), got);
     const int status = pclose(pipe.release());
     if (status != 0) throw std::runtime_error("assbin info failed: " + output);
     std::istringstream stream(output);
@@ -94,9 +100,11 @@ std::string metadata_types(const ptree& json) {
 
 std::string light_types(const ptree& json) {
     std::set<std::string> names;
-    for (const auto& [unused, light] : json.get_child("lights")) names.insert(light.get<std::string>("type_name"));
+    for (const auto& [unused, light] : json.get_child("lights"))
+        names.insert(light.get<std::string>("type_name"));
     std::string text;
-    for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
+    for (const std::string& name : names)
+        text += (text.empty() ? "" : ",") + name;
     return text;
 }
 
@@ -117,11 +125,14 @@ std::string textures_detail(const ptree& json) {
 
 std::string face_sizes(const ptree& mesh) {
     std::string text;
-    for (const auto& [size, count] : mesh.get_child("face_sizes")) text += (text.empty() ? "" : ";") + size + ":" + count.data();
+    for (const auto& [size, count] : mesh.get_child("face_sizes"))
+        text += (text.empty() ? "" : ";") + size + ":" + count.data();
     return text;
 }
 
-std::string flag(const ptree& node, const std::string& key) { return node.get<std::string>(key) == "true" ? "1" : "0"; }
+std::string flag(const ptree& node, const std::string& key) {
+    return node.get<std::string>(key) == "true" ? "1" : "0";
+}
 
 struct Checker {
     std::string file;
@@ -129,8 +140,8 @@ struct Checker {
     void expect(const std::string& what, const std::string& expected, const std::string& actual) {
         if (expected == actual) return;
         ++mismatches;
-        std::cout << "MISMATCH " << file << " " << what << ": manifest \"" << expected << "\", assbin \"" << actual
-                  << "\"\n";
+        std::cout << "MISMATCH " << file << " " << what << ": manifest \"" << expected << "\", assbin \""
+                  << actual << "\"\n";
     }
 };
 
@@ -138,15 +149,22 @@ void check_counts(Checker& check, const Row& row, const ptree& json) {
     check.expect("hdr_shortened", row.at("hdr_shortened"), json.get<std::string>("header.shortened"));
     check.expect("hdr_compressed", row.at("hdr_compressed"), json.get<std::string>("header.compressed"));
     static const std::pair<const char*, const char*> kCounts[] = {
-        {"scene_flags", "counts.scene_flags"}, {"meshes", "counts.meshes"},
-        {"materials", "counts.materials"},     {"animations", "counts.animations"},
-        {"textures", "counts.textures"},       {"lights", "counts.lights"},
-        {"cameras", "counts.cameras"},         {"nodes", "counts.nodes"},
-        {"vertices_total", "counts.vertices"}, {"faces_total", "counts.faces"},
-        {"bones_total", "counts.bones"},       {"anim_channels", "counts.animation_channels"},
+        {"scene_flags", "counts.scene_flags"},
+        {"meshes", "counts.meshes"},
+        {"materials", "counts.materials"},
+        {"animations", "counts.animations"},
+        {"textures", "counts.textures"},
+        {"lights", "counts.lights"},
+        {"cameras", "counts.cameras"},
+        {"nodes", "counts.nodes"},
+        {"vertices_total", "counts.vertices"},
+        {"faces_total", "counts.faces"},
+        {"bones_total", "counts.bones"},
+        {"anim_channels", "counts.animation_channels"},
         {"node_meta_entries", "counts.metadata_entries"},
     };
-    for (const auto& [column, key] : kCounts) check.expect(column, row.at(column), json.get<std::string>(key));
+    for (const auto& [column, key] : kCounts)
+        check.expect(column, row.at(column), json.get<std::string>(key));
     check.expect("node_meta_types", row.at("node_meta_types"), metadata_types(json));
     check.expect("light_types", row.at("light_types"), light_types(json));
     check.expect("textures_detail", row.at("textures_detail"), textures_detail(json));
@@ -163,7 +181,8 @@ void check_mesh(Checker& check, const Row& row, const ptree& mesh) {
     check.expect(at + "tangents", row.at("tangents"), flag(mesh, "tangents"));
     check.expect(at + "color_sets", row.at("color_sets"), mesh.get<std::string>("color_sets"));
     check.expect(at + "uv_channels", row.at("uv_channels"), mesh.get<std::string>("uv_channels"));
-    check.expect(at + "uv_components", row.at("uv_components"), join_children(mesh.get_child("uv_components"), ","));
+    check.expect(at + "uv_components", row.at("uv_components"),
+                 join_children(mesh.get_child("uv_components"), ","));
     check.expect(at + "bones", row.at("bones"), mesh.get<std::string>("bones"));
     check.expect(at + "bone_weights", row.at("bone_weights"), mesh.get<std::string>("bone_weights"));
     check.expect(at + "material_index", row.at("material_index"), mesh.get<std::string>("material"));
@@ -184,7 +203,8 @@ int main(int argc, char** argv) {
     const fs::path corpus = argv[2];
     const std::vector<Row> files = read_tsv(corpus / "MANIFEST.tsv");
     std::map<std::string, std::vector<Row>> meshes;
-    for (Row& row : read_tsv(corpus / "MESHES.tsv")) meshes[row.at("path")].push_back(std::move(row));
+    for (Row& row : read_tsv(corpus / "MESHES.tsv"))
+        meshes[row.at("path")].push_back(std::move(row));
 
     size_t passed = 0, failed = 0, mesh_rows = 0;
     for (const Row& row : files) {
@@ -193,12 +213,15 @@ int main(int argc, char** argv) {
             const ptree json = info_json(cli, corpus / row.at("path"));
             check_counts(check, row, json);
             std::vector<const ptree*> json_meshes;
-            for (const auto& [unused, mesh] : json.get_child("meshes")) json_meshes.push_back(&mesh);
+            for (const auto& [unused, mesh] : json.get_child("meshes"))
+                json_meshes.push_back(&mesh);
             for (const Row& mesh_row : meshes[row.at("path")]) {
                 const size_t index = std::stoul(mesh_row.at("mesh"));
                 ++mesh_rows;
-                if (index >= json_meshes.size()) check.expect("mesh " + mesh_row.at("mesh"), "present", "missing");
-                else check_mesh(check, mesh_row, *json_meshes[index]);
+                if (index >= json_meshes.size())
+                    check.expect("mesh " + mesh_row.at("mesh"), "present", "missing");
+                else
+                    check_mesh(check, mesh_row, *json_meshes[index]);
             }
         } catch (const std::exception& error) {
             check.expect("read", "ok", error.what());

@@ -60,7 +60,8 @@ BOOST_AUTO_TEST_CASE(rejects_every_truncated_prefix) {
             size_t read_anyway = 0;
             for (size_t length = 0; length < bytes.size(); ++length) {
                 // A fresh copy of exactly `length` bytes, so the sanitizer sees any read past its end.
-                const std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(length));
+                const std::vector<std::byte> prefix(bytes.begin(),
+                                                    bytes.begin() + static_cast<std::ptrdiff_t>(length));
                 if (reads(prefix)) ++read_anyway;
             }
             BOOST_TEST(read_anyway == 0u);
@@ -80,9 +81,11 @@ BOOST_AUTO_TEST_CASE(truncation_errors_name_the_offset_and_the_chunk) {
         BOOST_TEST((error.code() == assbin::ErrorCode::BadLength));
         BOOST_TEST(error.chunk_path() == "scene");
         BOOST_TEST(error.offset() == 25533u);
-        BOOST_TEST(std::string(error.what()).find("MATERIAL (0x123d) chunk declares 868 bytes") != std::string::npos);
-        BOOST_TEST(std::string(error.what()).find("the file is cut short: the SCENE chunk declares 43658 bytes") !=
+        BOOST_TEST(std::string(error.what()).find("MATERIAL (0x123d) chunk declares 868 bytes") !=
                    std::string::npos);
+        BOOST_TEST(
+            std::string(error.what()).find("the file is cut short: the SCENE chunk declares 43658 bytes") !=
+            std::string::npos);
     }
 }
 
@@ -93,8 +96,9 @@ BOOST_AUTO_TEST_CASE(survives_every_single_byte_change) {
             size_t rejected = 0;
             for (size_t at = assbin::kHeaderSize; at < bytes.size(); ++at) {
                 const std::byte original = bytes[at];
-                for (const std::byte patched : {std::byte(uint8_t(original) + 1), std::byte(uint8_t(original) - 1),
-                                                std::byte{0x00}, std::byte{0xFF}}) {
+                for (const std::byte patched :
+                     {std::byte(uint8_t(original) + 1), std::byte(uint8_t(original) - 1), std::byte{0x00},
+                      std::byte{0xFF}}) {
                     bytes[at] = patched;
                     rejected += !reads(bytes);
                 }

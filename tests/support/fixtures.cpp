@@ -45,7 +45,8 @@ namespace {
 
 std::string shell_quote(const std::string& text) {
     std::string quoted = "'";
-    for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return quoted + "'";
 }
 
@@ -59,9 +60,10 @@ std::string slurp(const fs::path& path) {
 CommandResult run_cli(const std::vector<std::string>& args) {
     TempDir temp;
     std::string command = shell_quote(ASSBIN_CLI_PATH);
-    for (const std::string& arg : args) command += " " + shell_quote(arg);
-    command += " >" + shell_quote((temp.path() / "out").string()) + " 2>" + shell_quote((temp.path() / "err").string()) +
-               " </dev/null";
+    for (const std::string& arg : args)
+        command += " " + shell_quote(arg);
+    command += " >" + shell_quote((temp.path() / "out").string()) + " 2>" +
+               shell_quote((temp.path() / "err").string()) + " </dev/null";
     const int status = std::system(command.c_str());
     CommandResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -73,8 +75,8 @@ CommandResult run_cli(const std::vector<std::string>& args) {
 TempDir::TempDir() {
     static std::atomic<unsigned> counter{0};
     const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    path_ = fs::temp_directory_path() /
-            ("assbin-test-" + std::to_string(::getpid()) + "-" + std::to_string(stamp) + "-" + std::to_string(counter++));
+    path_ = fs::temp_directory_path() / ("assbin-test-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(stamp) + "-" + std::to_string(counter++));
     fs::create_directories(path_);
 }
 

@@ -30,14 +30,14 @@ CommandResult run_cli(const std::vector<std::string>& args);
 
 // A fresh empty folder under the system temp folder, removed by the destructor.
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     const std::filesystem::path& path() const { return path_; }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 

@@ -9,20 +9,20 @@
 namespace assbin {
 
 enum class ErrorCode {
-    Io,                // the file could not be opened or read
-    NotAssbin,         // the magic is missing
-    Truncated,         // a field or array runs past the end of its chunk or of the file
-    BadChunk,          // a chunk id is not the one the layout requires here
-    BadLength,         // a chunk length disagrees with its parent or its content
-    BadValue,          // a field holds a value no writer produces (e.g. a metadata count past the chunk)
-    BadCompression,    // the zlib stream is corrupt or inflates to another size than declared
-    LimitExceeded,     // a ReadLimits bound was reached
+    Io,             // the file could not be opened or read
+    NotAssbin,      // the magic is missing
+    Truncated,      // a field or array runs past the end of its chunk or of the file
+    BadChunk,       // a chunk id is not the one the layout requires here
+    BadLength,      // a chunk length disagrees with its parent or its content
+    BadValue,       // a field holds a value no writer produces (e.g. a metadata count past the chunk)
+    BadCompression, // the zlib stream is corrupt or inflates to another size than declared
+    LimitExceeded,  // a ReadLimits bound was reached
 };
 
 // Thrown by every reading function. `what()` gives the whole sentence:
 // "at byte 1234 in scene/mesh[3]/bone[12]: <message>".
 class ParseError : public std::runtime_error {
-public:
+  public:
     ParseError(ErrorCode code, uint64_t offset, std::string chunk_path, std::string message);
 
     ErrorCode code() const { return code_; }
@@ -31,7 +31,7 @@ public:
     const std::string& chunk_path() const { return chunk_path_; }
     const std::string& message() const { return message_; }
 
-private:
+  private:
     ErrorCode code_;
     uint64_t offset_;
     std::string chunk_path_;

@@ -205,21 +205,28 @@ struct NodeChannel {
 
 struct Animation {
     std::string name;
-    double duration = 0.0;          // ticks
-    double ticks_per_second = 0.0;  // 0 means unspecified
+    double duration = 0.0;         // ticks
+    double ticks_per_second = 0.0; // 0 means unspecified
     std::vector<NodeChannel> channels;
 };
 
 struct Texture {
-    uint32_t width = 0;           // bytes of the embedded file when height == 0
-    uint32_t height = 0;          // 0 for a compressed (embedded file) texture
-    std::string format_hint;      // "png", "jpg", "rgba8888", ... without NUL padding
-    std::vector<uint8_t> data;    // full dumps: the file, or width*height texels as b, g, r, a
+    uint32_t width = 0;        // bytes of the embedded file when height == 0
+    uint32_t height = 0;       // 0 for a compressed (embedded file) texture
+    std::string format_hint;   // "png", "jpg", "rgba8888", ... without NUL padding
+    std::vector<uint8_t> data; // full dumps: the file, or width*height texels as b, g, r, a
 
     bool is_compressed() const { return height == 0; }
 };
 
-enum class LightType : uint32_t { Undefined = 0, Directional = 1, Point = 2, Spot = 3, Ambient = 4, Area = 5 };
+enum class LightType : uint32_t {
+    Undefined = 0,
+    Directional = 1,
+    Point = 2,
+    Spot = 3,
+    Ambient = 4,
+    Area = 5
+};
 
 struct Light {
     std::string name;
@@ -270,10 +277,10 @@ enum class CompressedPrefix : uint8_t {
 
 // The 512-byte header, field by field (ASSBIN-FORMAT.md §1.1).
 struct Header {
-    std::string timestamp;   // the 25 bytes after "ASSIMP.binary-dump." (asctime text, ends in LF)
+    std::string timestamp; // the 25 bytes after "ASSIMP.binary-dump." (asctime text, ends in LF)
     uint32_t version_major = 1;
     uint32_t version_minor = 0;
-    uint32_t revision = 0;   // git commit of the writer build, as a hex number; 0 without git
+    uint32_t revision = 0; // git commit of the writer build, as a hex number; 0 without git
     uint32_t compile_flags = 0;
     uint16_t shortened = 0;
     uint16_t compressed = 0;
@@ -290,12 +297,12 @@ struct Header {
 // How this file's layout varies from the others Assimp wrote, as found while reading it
 // (ASSBIN-FORMAT.md §6 and §7). Nothing here is chosen by the caller.
 struct Layout {
-    bool node_metadata = true;       // nodes carry a metadata count (library >= 4.0, all >= 5.1)
-    unsigned texture_hint_bytes = 0; // 4 (<= 5.0.1) or 8 (>= 5.1.0); 0 when the file has no texture
+    bool node_metadata = true;           // nodes carry a metadata count (library >= 4.0, all >= 5.1)
+    unsigned texture_hint_bytes = 0;     // 4 (<= 5.0.1) or 8 (>= 5.1.0); 0 when the file has no texture
     std::optional<bool> light_placement; // position/direction/up stored (>= 5.2.5); unset without lights
-    bool mixed_double = false;       // 5.2.5+ double build: first vector component and matrices as f64
-    unsigned vector_key_bytes = 0;   // 20, or 24 for assimp_cmd <= 5.0.1 full dumps; 0 without keys
-    bool exact_mesh_lengths = true;  // false: assimp_cmd <= 5.0.1 full dump, lengths short (§3)
+    bool mixed_double = false;           // 5.2.5+ double build: first vector component and matrices as f64
+    unsigned vector_key_bytes = 0;       // 20, or 24 for assimp_cmd <= 5.0.1 full dumps; 0 without keys
+    bool exact_mesh_lengths = true;      // false: assimp_cmd <= 5.0.1 full dump, lengths short (§3)
 };
 
 // A chunk the reader did not know and skipped.
@@ -303,7 +310,7 @@ struct SkippedChunk {
     uint32_t id = 0;
     uint64_t offset = 0; // of the chunk head in the (inflated) file image
     uint32_t length = 0;
-    std::string path;    // where it was found, e.g. "scene/mesh[2]"
+    std::string path; // where it was found, e.g. "scene/mesh[2]"
 };
 
 enum SceneFlag : uint32_t {
@@ -318,7 +325,7 @@ enum SceneFlag : uint32_t {
 struct Scene {
     Header header;
     Layout layout;
-    uint32_t flags = 0; // SceneFlag bits
+    uint32_t flags = 0;      // SceneFlag bits
     std::vector<Node> nodes; // pre-order, nodes[0] is the root
     std::vector<Mesh> meshes;
     std::vector<Material> materials;
