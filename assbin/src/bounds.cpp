@@ -87,7 +87,8 @@ Mesh shorten_mesh(const Mesh& full, size_t index) {
         throw std::invalid_argument("scene/mesh[" + std::to_string(index) + "]/faces: " + error.what());
     }
     mesh.bones.reserve(full.bones.size());
-    for (const Bone& bone : full.bones) mesh.bones.push_back(shorten_bone(bone));
+    for (const Bone& bone : full.bones)
+        mesh.bones.push_back(shorten_bone(bone));
     return mesh;
 }
 
@@ -121,9 +122,13 @@ Animation shorten_animation(const Animation& full) {
 
 } // namespace
 
-Bounds<Vec3> compute_bounds(std::span<const Vec3> values) { return float_vector_bounds(values); }
+Bounds<Vec3> compute_bounds(std::span<const Vec3> values) {
+    return float_vector_bounds(values);
+}
 
-Bounds<Color4> compute_bounds(std::span<const Color4> values) { return float_vector_bounds(values); }
+Bounds<Color4> compute_bounds(std::span<const Color4> values) {
+    return float_vector_bounds(values);
+}
 
 Bounds<VertexWeight> compute_bounds(std::span<const VertexWeight> weights) {
     Bounds<VertexWeight> bounds{{kVertexIdMinStart, kFloatStart}, {0u, -kFloatStart}};
@@ -182,10 +187,12 @@ Scene make_shortened(const Scene& full) {
     scene.flags = full.flags;
     scene.nodes = full.nodes;
     scene.meshes.reserve(full.meshes.size());
-    for (size_t i = 0; i < full.meshes.size(); ++i) scene.meshes.push_back(shorten_mesh(full.meshes[i], i));
+    for (size_t i = 0; i < full.meshes.size(); ++i)
+        scene.meshes.push_back(shorten_mesh(full.meshes[i], i));
     scene.materials = full.materials;
     scene.animations.reserve(full.animations.size());
-    for (const Animation& animation : full.animations) scene.animations.push_back(shorten_animation(animation));
+    for (const Animation& animation : full.animations)
+        scene.animations.push_back(shorten_animation(animation));
     scene.textures.reserve(full.textures.size());
     for (const Texture& texture : full.textures) {
         Texture shortened;

@@ -16,7 +16,9 @@ uint32_t get16(const std::byte* data) {
 
 // Hash.h reads single bytes through `const char*`, which is signed on every platform Assimp's
 // dumps came from; the tail cases depend on that sign.
-int32_t signed_byte(std::byte b) { return static_cast<int8_t>(static_cast<uint8_t>(b)); }
+int32_t signed_byte(std::byte b) {
+    return static_cast<int8_t>(static_cast<uint8_t>(b));
+}
 
 uint32_t avalanche(uint32_t hash) {
     hash ^= hash << 3;
@@ -87,11 +89,13 @@ std::vector<uint32_t> face_hashes(const FaceList& faces) {
             const uint32_t first = faces.offsets[face];
             const uint32_t last = faces.offsets[face + 1];
             if (last < first) {
-                throw std::invalid_argument("face " + std::to_string(face) + " ends before it starts (offsets " +
-                                            std::to_string(first) + ", " + std::to_string(last) + ")");
+                throw std::invalid_argument("face " + std::to_string(face) +
+                                            " ends before it starts (offsets " + std::to_string(first) +
+                                            ", " + std::to_string(last) + ")");
             }
             hash = super_fast_hash_u32(last - first, hash);
-            for (uint32_t i = first; i < last; ++i) hash = super_fast_hash_u32(faces.indices[i], hash);
+            for (uint32_t i = first; i < last; ++i)
+                hash = super_fast_hash_u32(faces.indices[i], hash);
         }
         hashes.push_back(hash);
     }

@@ -60,10 +60,16 @@ std::string slurp(const fs::path& path) {
 CommandResult run_cli(const std::vector<std::string>& args) {
     TempDir temp;
     std::string command = shell_quote(ASSBIN_CLI_PATH);
-    for (const std::string& arg : args)
-        command += " " + shell_quote(arg);
-    command += " >" + shell_quote((temp.path() / "out").string()) + " 2>" +
-               shell_quote((temp.path() / "err").string()) + " </dev/null";
+    // Appended piece by piece: `" " + std::string` trips GCC 12's -Wrestrict in Release builds.
+    for (const std::string& arg : args) {
+        command += ' ';
+        command += shell_quote(arg);
+    }
+    command += " >";
+    command += shell_quote((temp.path() / "out").string());
+    command += " 2>";
+    command += shell_quote((temp.path() / "err").string());
+    command += " </dev/null";
     const int status = std::system(command.c_str());
     CommandResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -21,14 +21,14 @@ namespace assbin {
 // an array whose size disagrees with its count, an index that does not fit the file's 16 bits,
 // ...), or the output file cannot be written. `what()` gives "<path>: <message>".
 class WriteError : public std::runtime_error {
-public:
+  public:
     WriteError(std::string path, std::string message);
 
     // Where in the scene ("scene/mesh[2]/faces[7]") or which file; may be empty.
     const std::string& path() const { return path_; }
     const std::string& message() const { return message_; }
 
-private:
+  private:
     std::string path_;
     std::string message_;
 };

@@ -1,0 +1,214 @@
+// assbin_compare_bench: what comparing two big full dumps costs next to reading them.
+//
+// It builds a grid scene (positions, normals, one UV channel, u32 triangles) as an assbin::Scene,
+// writes it with assbin::write_file, and writes a perturbed twin: every position moved by 1e-4
+// (within cmpdump's 0.1, so it must be compared value by value) and every 10,000th vertex moved
+// by 1 (beyond it). Both files are at least 30 MB by default. Then, best of N runs:
+//   read   read_file of both dumps
+//   cmp    compare() of the two scenes (every difference counted, the first 50 kept)
+//   same   compare() of a scene with itself (the memcmp fast path)
+//   short  compare() of the full scene against its shortened twin (bounds and hashes derived)
+// and prints the times and the ratio cmp / read.
+//
+// usage: assbin_compare_bench [--runs N] [--grid N] [--json] [--keep]
+#include <assbin/compare.hpp>
+#include <assbin/reader.hpp>
+#include <assbin/writer.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kMega = 1e6;
+
+struct Options {
+    int runs = 5;
+    uint32_t grid = 700;
+    bool json = false;
+    bool keep = false;
+};
+
+[[noreturn]] void usage(int status) {
+    std::fprintf(status ? stderr : stdout,
+                 "usage: assbin_compare_bench [--runs N] [--grid N] [--json] [--keep]\n"
+                 "  --runs N   best of N timed runs (default 5)\n"
+                 "  --grid N   grid of N x N vertices (default 700: two dumps of about 31 MB)\n"
+                 "  --json     print JSON instead of the table\n"
+                 "  --keep     keep the generated dumps in the temp folder\n");
+    std::exit(status);
+}
+
+long parse_number(const char* text, long min, long max) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (!end || *end != '\0' || value < min || value > max) usage(2);
+    return value;
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc)
+            o.runs = static_cast<int>(parse_number(argv[++i], 1, 1000));
+        else if (arg == "--grid" && i + 1 < argc)
+            o.grid = static_cast<uint32_t>(parse_number(argv[++i], 2, 4000));
+        else if (arg == "--json")
+            o.json = true;
+        else if (arg == "--keep")
+            o.keep = true;
+        else if (arg == "--help" || arg == "-h")
+            usage(0);
+        else
+            usage(2);
+    }
+    return o;
+}
+
+assbin::VertexStream<assbin::Vec3> stream(std::vector<assbin::Vec3> values) {
+    assbin::VertexStream<assbin::Vec3> s;
+    s.values = std::move(values);
+    s.bounds.min = s.bounds.max = assbin::Vec3::Zero();
+    return s;
+}
+
+assbin::Scene grid_scene(uint32_t n) {
+    const size_t nv = size_t{n} * n;
+    std::vector<assbin::Vec3> positions, normals, uvs;
+    positions.reserve(nv);
+    normals.reserve(nv);
+    uvs.reserve(nv);
+    const float step = 1.0f / static_cast<float>(n - 1);
+    for (uint32_t y = 0; y < n; ++y) {
+        for (uint32_t x = 0; x < n; ++x) {
+            const float u = static_cast<float>(x) * step, v = static_cast<float>(y) * step;
+            positions.emplace_back(u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), v * 10.0f);
+            normals.emplace_back(0.0f, 1.0f, 0.0f);
+            uvs.emplace_back(u, v, 0.0f);
+        }
+    }
+    assbin::Mesh mesh;
+    mesh.primitive_types = assbin::kPrimitiveTriangle;
+    mesh.vertex_count = static_cast<uint32_t>(nv);
+    mesh.positions = stream(std::move(positions));
+    mesh.normals = stream(std::move(normals));
+    assbin::UvChannel uv;
+    static_cast<assbin::VertexStream<assbin::Vec3>&>(uv) = stream(std::move(uvs));
+    mesh.uv_channels.push_back(std::move(uv));
+    assbin::FaceList& faces = mesh.faces;
+    faces.indices.reserve(size_t{n - 1} * (n - 1) * 6);
+    for (uint32_t y = 0; y + 1 < n; ++y) {
+        for (uint32_t x = 0; x + 1 < n; ++x) {
+            const uint32_t i = y * n + x;
+            for (uint32_t index : {i, i + n, i + 1, i + 1, i + n, i + n + 1})
+                faces.indices.push_back(index);
+        }
+    }
+    const size_t face_count = faces.indices.size() / 3;
+    faces.offsets.resize(face_count + 1);
+    for (size_t f = 0; f <= face_count; ++f)
+        faces.offsets[f] = static_cast<uint32_t>(3 * f);
+    mesh.face_count = static_cast<uint32_t>(face_count);
+
+    assbin::Scene scene;
+    scene.nodes.resize(1);
+    scene.nodes[0].name = "grid";
+    scene.nodes[0].meshes = {0};
+    scene.meshes.push_back(std::move(mesh));
+    scene.materials.resize(1);
+    return scene;
+}
+
+double best_of(int runs, const std::function<void()>& work) {
+    double best = 1e300;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        best =
+            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse_options(argc, argv);
+    const fs::path folder =
+        fs::temp_directory_path() / ("assbin-compare-bench-" + std::to_string(::getpid()));
+    fs::create_directories(folder);
+    const fs::path expected_path = folder / "grid.assbin";
+    const fs::path actual_path = folder / "grid-perturbed.assbin";
+    uint64_t beyond = 0;
+    {
+        assbin::Scene scene = grid_scene(options.grid);
+        assbin::write_file(scene, expected_path);
+        std::vector<assbin::Vec3>& positions = scene.meshes[0].positions->values;
+        for (size_t i = 0; i < positions.size(); ++i) {
+            positions[i].x() += 1e-4f;
+            if (i % 10000 == 0) {
+                positions[i].y() += 1.0f;
+                ++beyond;
+            }
+        }
+        assbin::write_file(scene, actual_path);
+    }
+    const uint64_t actual_bytes = fs::file_size(actual_path), expected_bytes = fs::file_size(expected_path);
+
+    assbin::Scene actual, expected;
+    const double read_seconds = best_of(options.runs, [&] {
+        actual = assbin::read_file(actual_path);
+        expected = assbin::read_file(expected_path);
+    });
+    assbin::CompareResult result;
+    const double compare_seconds = best_of(options.runs, [&] { result = assbin::compare(actual, expected); });
+    const double same_seconds = best_of(options.runs, [&] { (void)assbin::compare(expected, expected); });
+    const assbin::Scene shortened = assbin::read_scene(assbin::write(expected, [] {
+        assbin::WriteOptions o;
+        o.shortened = true;
+        return o;
+    }()));
+    const double short_seconds = best_of(options.runs, [&] { (void)assbin::compare(expected, shortened); });
+    if (!options.keep) fs::remove_all(folder);
+
+    const bool found_all = result.total == beyond;
+    const double ratio = compare_seconds / read_seconds;
+    if (options.json) {
+        std::printf(
+            "{\n  \"grid\": %u,\n  \"actual_bytes\": %llu,\n  \"expected_bytes\": %llu,\n  \"runs\": %d,\n"
+            "  \"read_both_s\": %.6f,\n  \"compare_s\": %.6f,\n  \"compare_same_s\": %.6f,\n"
+            "  \"compare_full_vs_shortened_s\": %.6f,\n  \"compare_over_read\": %.4f,\n"
+            "  \"values_compared\": %llu,\n  \"differences\": %llu,\n  \"differences_expected\": %llu\n}\n",
+            options.grid, static_cast<unsigned long long>(actual_bytes),
+            static_cast<unsigned long long>(expected_bytes), options.runs, read_seconds, compare_seconds,
+            same_seconds, short_seconds, ratio, static_cast<unsigned long long>(result.values_compared),
+            static_cast<unsigned long long>(result.total), static_cast<unsigned long long>(beyond));
+    } else {
+        std::printf("two full dumps of a %ux%u grid: %.1f MB and %.1f MB (best of %d runs)\n", options.grid,
+                    options.grid, actual_bytes / kMega, expected_bytes / kMega, options.runs);
+        std::printf("  %-44s %9.1f ms  (%.0f MB/s)\n", "read both (read_file x 2)", read_seconds * 1e3,
+                    (actual_bytes + expected_bytes) / kMega / read_seconds);
+        std::printf("  %-44s %9.1f ms  (%s values, %s differences)\n", "compare (every position perturbed)",
+                    compare_seconds * 1e3, std::to_string(result.values_compared).c_str(),
+                    std::to_string(result.total).c_str());
+        std::printf("  %-44s %9.1f ms\n", "compare a scene with itself", same_seconds * 1e3);
+        std::printf("  %-44s %9.1f ms\n", "compare full against shortened (derived)", short_seconds * 1e3);
+        std::printf("  compare / read both = %.3f\n", ratio);
+    }
+    if (!found_all) {
+        std::fprintf(stderr, "compare found %llu differences, expected %llu\n",
+                     static_cast<unsigned long long>(result.total), static_cast<unsigned long long>(beyond));
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,545 @@
+// `assbin cmp ACTUAL EXPECTED`: compares two dumps, or two folders of dumps matched by relative
+// path, by value (assbin::compare), and reports every difference with its scene path.
+//
+// Exit codes: 0 every pair the same (or differing only where --known-failures allows), 1 a pair
+// differs or a file is missing on one side, 2 unreadable input or usage error.
+#include "cli_common.hpp"
+#include "verbs.hpp"
+
+#include <assbin/compare.hpp>
+#include <assbin/format.hpp>
+#include <assbin/reader.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace assbin::cli {
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "assbin cmp ACTUAL EXPECTED [--epsilon E] [--relative R] [--ulps N] [--max-diffs N] [--ignore GLOB]...\n"
+    "                  [--known-failures FILE] [--json] [--verbose]\n"
+    "ACTUAL and EXPECTED are two dumps, or two folders whose dumps are matched by relative path\n"
+    "exit: 0 all the same, 1 a pair differs or is missing, 2 unreadable input or usage error";
+
+// How many differences the text report shows per pair in folder mode (JSON shows all it kept).
+constexpr size_t kFolderDiffsShown = 5;
+
+enum class Status { Same, Different, MissingActual, MissingExpected, Unreadable };
+
+const char* status_name(Status status) {
+    switch (status) {
+    case Status::Same:
+        return "same";
+    case Status::Different:
+        return "different";
+    case Status::MissingActual:
+        return "missing-actual";
+    case Status::MissingExpected:
+        return "missing-expected";
+    case Status::Unreadable:
+        return "unreadable";
+    }
+    return "?";
+}
+
+struct Pair {
+    std::string name; // relative path (folders) or ACTUAL as given (files)
+    fs::path actual, expected;
+    Status status = Status::Same;
+    bool known_failure = false; // listed, and not the same
+    bool stale = false;         // listed, but now the same
+    CompareResult result;
+    std::string error;
+
+    bool failing() const { return status != Status::Same && status != Status::Unreadable && !known_failure; }
+};
+
+struct Settings {
+    CompareOptions compare;
+    std::set<std::string> known_failures;
+    bool json = false;
+    bool verbose = false;
+};
+
+// ---- reading the pairs
+
+bool is_dump_candidate(const fs::path& path) {
+    const std::string name = path.filename().string();
+    if (name.ends_with(".assbin") || name.ends_with(".assbin.regress")) return true;
+    std::ifstream file(path, std::ios::binary);
+    char head[32] = {};
+    file.read(head, static_cast<std::streamsize>(kMagicPrefix.size()));
+    return has_assbin_magic(head, static_cast<size_t>(file.gcount()));
+}
+
+// Relative paths of the dumps under `root` (picked by magic or by the .assbin/.assbin.regress name).
+std::set<std::string> dumps_under(const fs::path& root) {
+    std::set<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(root)) {
+        if (entry.is_regular_file() && is_dump_candidate(entry.path())) {
+            names.insert(entry.path().lexically_relative(root).generic_string());
+        }
+    }
+    return names;
+}
+
+void compare_pair(Pair& pair, const Settings& settings) {
+    Scene actual, expected;
+    try {
+        actual = read_file(pair.actual);
+    } catch (const ParseError& error) {
+        pair.status = Status::Unreadable;
+        pair.error = std::string("ACTUAL ") + pair.actual.string() + ": " + error.what();
+        return;
+    }
+    try {
+        expected = read_file(pair.expected);
+    } catch (const ParseError& error) {
+        pair.status = Status::Unreadable;
+        pair.error = std::string("EXPECTED ") + pair.expected.string() + ": " + error.what();
+        return;
+    }
+    try {
+        pair.result = compare(actual, expected, settings.compare);
+    } catch (const std::invalid_argument& error) {
+        pair.status = Status::Unreadable;
+        pair.error = std::string("cannot compare: ") + error.what();
+        return;
+    }
+    pair.status = pair.result.same() ? Status::Same : Status::Different;
+}
+
+void apply_known_failures(std::vector<Pair>& pairs, const Settings& settings) {
+    for (Pair& pair : pairs) {
+        if (!settings.known_failures.count(pair.name)) continue;
+        if (pair.status == Status::Same)
+            pair.stale = true;
+        else if (pair.status != Status::Unreadable)
+            pair.known_failure = true;
+    }
+}
+
+std::vector<Pair> folder_pairs(const fs::path& actual_root, const fs::path& expected_root,
+                               const Settings& settings) {
+    const std::set<std::string> in_actual = dumps_under(actual_root);
+    const std::set<std::string> in_expected = dumps_under(expected_root);
+    std::set<std::string> names = in_actual;
+    names.insert(in_expected.begin(), in_expected.end());
+    std::vector<Pair> pairs;
+    for (const std::string& name : names) { // std::set: byte order, stable
+        Pair pair;
+        pair.name = name;
+        pair.actual = actual_root / name;
+        pair.expected = expected_root / name;
+        const bool has_actual = fs::is_regular_file(pair.actual);
+        const bool has_expected = fs::is_regular_file(pair.expected);
+        if (!has_actual)
+            pair.status = Status::MissingActual;
+        else if (!has_expected)
+            pair.status = Status::MissingExpected;
+        else
+            compare_pair(pair, settings);
+        pairs.push_back(std::move(pair));
+    }
+    return pairs;
+}
+
+// ---- text output
+
+std::string difference_line(const Difference& d) {
+    std::string line = "  " + d.path + ": expected " + d.expected + ", actual " + d.actual;
+    if (d.delta && std::isfinite(*d.delta)) {
+        char delta[48];
+        std::snprintf(delta, sizeof delta, " (delta %.9g)", *d.delta);
+        line += delta;
+    }
+    return line;
+}
+
+std::string compared_as(const CompareResult& result) {
+    if (!result.shortened) return "";
+    if (result.derived_actual)
+        return "compared as shortened dumps: bounds and face hashes derived from the full ACTUAL";
+    if (result.derived_expected) {
+        return "compared as shortened dumps: bounds and face hashes derived from the full EXPECTED";
+    }
+    return "compared as shortened dumps";
+}
+
+void print_differences(const Pair& pair, size_t shown) {
+    const CompareResult& result = pair.result;
+    const size_t listed = std::min(shown, result.differences.size());
+    for (size_t i = 0; i < listed; ++i)
+        std::cout << difference_line(result.differences[i]) << "\n";
+    if (result.total > listed)
+        std::cout << "  ... and " << with_thousands(result.total - listed) << " more\n";
+}
+
+void print_file_text(const Pair& pair) {
+    const CompareResult& result = pair.result;
+    const std::string mode = compared_as(result);
+    const std::string ignored =
+        result.ignored ? std::string(", ") + with_thousands(result.ignored) + " ignored" : "";
+    if (pair.status == Status::Same) {
+        std::cout << (pair.stale ? "same (listed in the known failures: stale)" : "same")
+                  << ": no differences in " << with_thousands(result.values_compared) << " values compared"
+                  << ignored << (mode.empty() ? "" : "; " + mode) << "\n";
+        return;
+    }
+    std::cout << (pair.known_failure ? "different (known failure): " : "different: ")
+              << with_thousands(result.total) << (result.total == 1 ? " difference" : " differences")
+              << ignored << (mode.empty() ? "" : "; " + mode) << "\n";
+    print_differences(pair, result.differences.size());
+}
+
+std::string pair_note(const Pair& pair) {
+    std::string note;
+    switch (pair.status) {
+    case Status::MissingActual:
+        note = "only in EXPECTED";
+        break;
+    case Status::MissingExpected:
+        note = "only in ACTUAL";
+        break;
+    case Status::Unreadable:
+        note = pair.error;
+        break;
+    case Status::Same:
+        note = pair.stale ? "listed in the known failures, but now the same: stale" : "";
+        break;
+    case Status::Different:
+        break;
+    }
+    if (pair.known_failure) note += note.empty() ? "known failure" : "; known failure";
+    return note;
+}
+
+struct Totals {
+    size_t same = 0, different = 0, known = 0, stale = 0, missing_actual = 0, missing_expected = 0,
+           unreadable = 0;
+};
+
+Totals count(const std::vector<Pair>& pairs) {
+    Totals totals;
+    for (const Pair& pair : pairs) {
+        totals.known += pair.known_failure;
+        totals.stale += pair.stale;
+        switch (pair.status) {
+        case Status::Same:
+            ++totals.same;
+            break;
+        case Status::Different:
+            ++totals.different;
+            break;
+        case Status::MissingActual:
+            ++totals.missing_actual;
+            break;
+        case Status::MissingExpected:
+            ++totals.missing_expected;
+            break;
+        case Status::Unreadable:
+            ++totals.unreadable;
+            break;
+        }
+    }
+    return totals;
+}
+
+void print_folder_text(const std::vector<Pair>& pairs, const std::vector<std::string>& unmatched,
+                       bool verbose, size_t max_diffs) {
+    std::printf("%-17s %12s  %s\n", "status", "differences", "pair");
+    size_t hidden = 0;
+    for (const Pair& pair : pairs) {
+        if (pair.status == Status::Same && !pair.stale && !verbose) {
+            ++hidden;
+            continue;
+        }
+        const bool compared = pair.status == Status::Same || pair.status == Status::Different;
+        const std::string diffs = compared ? with_thousands(pair.result.total) : "-";
+        const std::string note = pair_note(pair);
+        std::printf("%-17s %12s  %s%s\n", status_name(pair.status), diffs.c_str(), pair.name.c_str(),
+                    note.empty() ? "" : ("  (" + note + ")").c_str());
+    }
+    if (hidden)
+        std::cout << "(" << with_thousands(hidden)
+                  << " pairs that are the same are not listed; --verbose lists them)\n";
+    for (const std::string& name : unmatched) {
+        std::cout << "stale known failure: " << name << " (no such pair)\n";
+    }
+
+    const Totals totals = count(pairs);
+    std::cout << "\nsummary\n";
+    const auto row = [](const char* label, size_t value) { std::printf("  %-22s %8zu\n", label, value); };
+    row("same", totals.same);
+    row("different", totals.different);
+    row("missing in ACTUAL", totals.missing_actual);
+    row("missing in EXPECTED", totals.missing_expected);
+    row("unreadable", totals.unreadable);
+    row("pairs", pairs.size());
+    row("known failures", totals.known);
+    row("stale known failures", totals.stale + unmatched.size());
+
+    const size_t shown = std::min(kFolderDiffsShown, max_diffs);
+    bool header = false;
+    for (const Pair& pair : pairs) {
+        if (pair.status != Status::Different) continue;
+        if (!header) std::cout << "\nfirst differences of each differing pair\n";
+        header = true;
+        std::cout << pair.name << (pair.known_failure ? " (known failure)" : "") << ": "
+                  << with_thousands(pair.result.total)
+                  << (pair.result.total == 1 ? " difference" : " differences");
+        const std::string mode = compared_as(pair.result);
+        std::cout << (mode.empty() ? "" : "; " + mode) << "\n";
+        print_differences(pair, shown);
+    }
+}
+
+// ---- JSON output
+
+void write_options_json(JsonWriter& json, const CompareOptions& options) {
+    json.key("options");
+    json.begin_object();
+    json.field("epsilon", options.epsilon);
+    json.key("relative");
+    if (options.relative)
+        json.value(*options.relative);
+    else
+        json.null();
+    json.key("ulps");
+    if (options.ulps)
+        json.value(static_cast<unsigned long long>(*options.ulps));
+    else
+        json.null();
+    json.field("max_diffs", static_cast<unsigned long long>(options.max_diffs));
+    json.key("ignore");
+    json.begin_array();
+    for (const std::string& pattern : options.ignore)
+        json.value(pattern);
+    json.end_array();
+    json.end_object();
+}
+
+void write_pair_json(JsonWriter& json, const Pair& pair) {
+    json.begin_object();
+    json.field("name", pair.name);
+    json.field("status", status_name(pair.status));
+    json.field("known_failure", pair.known_failure);
+    json.field("stale", pair.stale);
+    if (pair.status == Status::Same || pair.status == Status::Different) {
+        const CompareResult& result = pair.result;
+        json.field("compared_as", result.shortened ? "shortened" : "full");
+        json.field("derived", result.derived_actual     ? "actual"
+                              : result.derived_expected ? "expected"
+                                                        : "none");
+        json.field("total_differences", static_cast<unsigned long long>(result.total));
+        json.field("ignored", static_cast<unsigned long long>(result.ignored));
+        json.field("values_compared", static_cast<unsigned long long>(result.values_compared));
+        json.key("differences");
+        json.begin_array();
+        for (const Difference& d : result.differences) {
+            json.begin_object();
+            json.field("path", d.path);
+            json.field("expected", d.expected);
+            json.field("actual", d.actual);
+            json.key("delta");
+            if (d.delta)
+                json.value(*d.delta);
+            else
+                json.null();
+            json.end_object();
+        }
+        json.end_array();
+    }
+    if (!pair.error.empty()) json.field("error", pair.error);
+    json.end_object();
+}
+
+void print_json(const std::string& actual, const std::string& expected, bool folders,
+                const Settings& settings, const std::vector<Pair>& pairs,
+                const std::vector<std::string>& unmatched, int exit_code) {
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.field("actual", actual);
+    json.field("expected", expected);
+    json.field("mode", folders ? "directories" : "files");
+    write_options_json(json, settings.compare);
+    json.key("pairs");
+    json.begin_array();
+    for (const Pair& pair : pairs)
+        write_pair_json(json, pair);
+    json.end_array();
+    json.key("stale_known_failures");
+    json.begin_array();
+    for (const Pair& pair : pairs) {
+        if (pair.stale) json.value(pair.name);
+    }
+    for (const std::string& name : unmatched)
+        json.value(name);
+    json.end_array();
+    const Totals totals = count(pairs);
+    json.key("totals");
+    json.begin_object();
+    json.field("pairs", static_cast<unsigned long long>(pairs.size()));
+    json.field("same", static_cast<unsigned long long>(totals.same));
+    json.field("different", static_cast<unsigned long long>(totals.different));
+    json.field("known_failures", static_cast<unsigned long long>(totals.known));
+    json.field("stale", static_cast<unsigned long long>(totals.stale + unmatched.size()));
+    json.field("missing_actual", static_cast<unsigned long long>(totals.missing_actual));
+    json.field("missing_expected", static_cast<unsigned long long>(totals.missing_expected));
+    json.field("unreadable", static_cast<unsigned long long>(totals.unreadable));
+    json.end_object();
+    json.field("exit_code", exit_code);
+    json.end_object();
+    json.finish();
+}
+
+// ---- options
+
+std::optional<std::set<std::string>> load_known_failures(const std::string& path) {
+    std::ifstream list(path);
+    if (!list) return std::nullopt;
+    std::set<std::string> names;
+    for (std::string line; std::getline(list, line);) {
+        const size_t comment = line.find(" #");
+        if (comment != std::string::npos) line.resize(comment);
+        const size_t begin = line.find_first_not_of(" \t\r");
+        if (begin == std::string::npos || line[begin] == '#') continue;
+        const size_t end = line.find_last_not_of(" \t\r");
+        names.insert(line.substr(begin, end - begin + 1));
+    }
+    return names;
+}
+
+// Range checks after parsing; prints the usage error and returns false when one fails.
+bool read_settings(const po::variables_map& vm, Settings& settings) {
+    CompareOptions& options = settings.compare;
+    options.epsilon = vm["epsilon"].as<double>();
+    if (vm.count("relative")) options.relative = vm["relative"].as<double>();
+    if (vm.count("ulps")) options.ulps = vm["ulps"].as<uint64_t>();
+    options.max_diffs = vm["max-diffs"].as<size_t>();
+    if (vm.count("ignore")) options.ignore = vm["ignore"].as<std::vector<std::string>>();
+    settings.json = vm.count("json") != 0;
+    settings.verbose = vm.count("verbose") != 0;
+    if (!std::isfinite(options.epsilon) || options.epsilon < 0 ||
+        (options.relative && (!std::isfinite(*options.relative) || *options.relative < 0))) {
+        print_error(std::string("--epsilon and --relative take a finite number of 0 or more\nusage: ") +
+                    std::string(kUsage));
+        return false;
+    }
+    if (vm.count("known-failures")) {
+        const std::string path = vm["known-failures"].as<std::string>();
+        const auto names = load_known_failures(path);
+        if (!names) {
+            print_error(path + ": cannot read the known-failures list");
+            return false;
+        }
+        settings.known_failures = *names;
+    }
+    return true;
+}
+
+po::options_description cmp_options() {
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")(
+        "epsilon", po::value<double>()->default_value(0.1, "0.1"),
+        "absolute tolerance for floats: |actual - expected| <= E matches (0.1 as assimp cmpdump; 0 = exact)")(
+        "relative", po::value<double>(),
+        "relative tolerance: |actual - expected| <= R * max(|actual|, |expected|)")(
+        "ulps", po::value<uint64_t>(), "matches when at most N representable values apart (f32 or f64)")(
+        "max-diffs", po::value<size_t>()->default_value(50), "differences kept per pair (all are counted)")(
+        "ignore", po::value<std::vector<std::string>>()->composing(),
+        "skip differences whose scene path matches this glob ('*' any run, '?' one character), e.g. "
+        "'*/tangents*'; "
+        "repeatable")(
+        "known-failures", po::value<std::string>(),
+        "file of pair names (relative paths; ACTUAL as given for two files), one per line, '#' comments: "
+        "these may "
+        "differ or be missing without failing; listed pairs that are now the same are reported as stale")(
+        "json", "print the report as JSON")("verbose", "folders: list the pairs that are the same too")(
+        "actual", po::value<std::string>()->required(), "the dump (or folder) under test")(
+        "expected", po::value<std::string>()->required(), "the reference dump (or folder)");
+    return options;
+}
+
+int exit_code_of(const std::vector<Pair>& pairs) {
+    if (std::any_of(pairs.begin(), pairs.end(),
+                    [](const Pair& p) { return p.status == Status::Unreadable; })) {
+        return kExitUnreadable;
+    }
+    if (std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.failing(); }))
+        return kExitDiffers;
+    return kExitOk;
+}
+
+} // namespace
+
+int run_cmp(const std::vector<std::string>& args) {
+    const po::options_description options = cmp_options();
+    po::positional_options_description positional;
+    positional.add("actual", 1).add("expected", 1);
+    int exit_code = kExitOk;
+    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    if (!vm) return exit_code;
+    Settings settings;
+    if (!read_settings(*vm, settings)) return kExitUnreadable;
+    const std::string actual = (*vm)["actual"].as<std::string>();
+    const std::string expected = (*vm)["expected"].as<std::string>();
+
+    const bool folders = fs::is_directory(actual) || fs::is_directory(expected);
+    if (folders && !(fs::is_directory(actual) && fs::is_directory(expected))) {
+        const std::string missing = !fs::exists(actual) ? actual : !fs::exists(expected) ? expected : "";
+        if (!missing.empty())
+            print_error(missing + ": no such folder");
+        else
+            print_error(std::string("ACTUAL and EXPECTED must be two files or two folders\nusage: ") +
+                        std::string(kUsage));
+        return kExitUnreadable;
+    }
+    std::vector<Pair> pairs;
+    if (folders) {
+        try {
+            pairs = folder_pairs(actual, expected, settings);
+        } catch (const fs::filesystem_error& error) {
+            print_error(std::string("cannot list the folders: ") + error.what());
+            return kExitUnreadable;
+        }
+    } else {
+        Pair pair;
+        pair.name = actual;
+        pair.actual = actual;
+        pair.expected = expected;
+        compare_pair(pair, settings);
+        pairs.push_back(std::move(pair));
+    }
+    apply_known_failures(pairs, settings);
+    std::vector<std::string> unmatched;
+    for (const std::string& name : settings.known_failures) {
+        if (std::none_of(pairs.begin(), pairs.end(), [&](const Pair& p) { return p.name == name; })) {
+            unmatched.push_back(name);
+        }
+    }
+    for (const Pair& pair : pairs) {
+        if (pair.status == Status::Unreadable) print_error(pair.error);
+    }
+    exit_code = exit_code_of(pairs);
+    if (settings.json)
+        print_json(actual, expected, folders, settings, pairs, unmatched, exit_code);
+    else if (folders)
+        print_folder_text(pairs, unmatched, settings.verbose, settings.compare.max_diffs);
+    else if (pairs.front().status != Status::Unreadable)
+        print_file_text(pairs.front());
+    return exit_code;
+}
+
+} // namespace assbin::cli
