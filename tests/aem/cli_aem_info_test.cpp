@@ -3,10 +3,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "aem_fixtures.hpp"
+#include "support/fixtures.hpp"
 
 #include <aem/io.hpp>
-
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -15,38 +14,13 @@
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
+using Run = assbin::test::CommandResult;
 
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string shell_quote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
-// Runs `assbin aem-info <arguments>` with stdout and stderr captured in `dir`.
-Run aem_info(const aem_test::TempDir& dir, const std::vector<std::string>& arguments) {
-    std::string command = shell_quote(ASSBIN_CLI_PATH) + " aem-info";
-    for (const std::string& argument : arguments)
-        command += " " + shell_quote(argument);
-    command += " >" + shell_quote((dir / "stdout").string()) + " 2>" + shell_quote((dir / "stderr").string());
-    const int status = std::system(command.c_str());
-    Run run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.out = slurp(dir / "stdout");
-    run.err = slurp(dir / "stderr");
-    return run;
+// Runs `assbin aem-info <arguments>` (the shared runner captures stdout and stderr).
+Run aem_info(const aem_test::TempDir&, const std::vector<std::string>& arguments) {
+    std::vector<std::string> args{"aem-info"};
+    args.insert(args.end(), arguments.begin(), arguments.end());
+    return assbin::test::run_cli(args);
 }
 
 bool contains(const std::string& text, const std::string& part) {
