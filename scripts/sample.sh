@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set-up and main job: installs what the build needs, builds build/bin/assbin, and runs it on a
-# dump bundled in the repository (a skinned, animated FBX import written by Assimp 5.2.5).
+# Set-up and main job: installs what the build needs, builds build/bin/assbin, converts a dump bundled
+# in the repository (a skinned, animated FBX import written by Assimp 5.2.5) to an AEM model in
+# out/ (a temporary folder when out/ cannot be written) and prints what the model holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,9 +10,11 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=OFF >/dev/nu
 cmake --build build --target assbin_cli -j "$(nproc)"
 
 sample=tests/data/assimp-5.2.5/FBX__huesitos.fbx.assbin
+out=out
+mkdir -p "$out" 2>/dev/null && [ -w "$out" ] || out=$(mktemp -d)
 echo
-echo "\$ build/bin/assbin info $sample"
-build/bin/assbin info "$sample"
+echo "\$ build/bin/assbin convert $sample -o $out/huesitos.aem"
+build/bin/assbin convert "$sample" -o "$out/huesitos.aem"
 echo
-echo "\$ build/bin/assbin tree --depth 3 $sample"
-build/bin/assbin tree --depth 3 "$sample"
+echo "\$ build/bin/assbin aem-info $out/huesitos.aem"
+build/bin/assbin aem-info "$out/huesitos.aem"

@@ -10,6 +10,7 @@ namespace assbin::cli {
 int run_info(const std::vector<std::string>& args);
 int run_tree(const std::vector<std::string>& args);
 int run_aem_info(const std::vector<std::string>& args);
+int run_convert(const std::vector<std::string>& args);
 int run_dump(const std::vector<std::string>& args);
 int run_cmp(const std::vector<std::string>& args);
 

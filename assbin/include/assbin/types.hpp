@@ -28,19 +28,28 @@ using Quaternion = Eigen::Quaternion<float, Eigen::DontAlign>;
 static_assert(sizeof(Vec3) == 12 && sizeof(Color4) == 16 && sizeof(Matrix4) == 64,
               "Scene arrays are bulk-copied from the file and must match its record sizes");
 
+// A defined default for every value type here: Eigen's default constructors leave values
+// uninitialised, so vectors start at zero and quaternions at identity.
+template <class T>
+T default_value() {
+    if constexpr (requires { T::Zero(); }) return T::Zero();
+    else if constexpr (requires { T::Identity(); }) return T::Identity();
+    else return T{};
+}
+
 // Minimum and maximum per component, as a shortened dump stores them in place of an array.
 // The min is usually not an element of the array (ASSBIN-FORMAT.md §5).
 template <class T>
 struct Bounds {
-    T min{};
-    T max{};
+    T min = default_value<T>();
+    T max = default_value<T>();
 };
 
 // One per-vertex array. A full dump fills `values`; a shortened dump fills only `bounds`.
 template <class T>
 struct VertexStream {
     std::vector<T> values;
-    Bounds<T> bounds{};
+    Bounds<T> bounds;
 };
 
 struct UvChannel : VertexStream<Vec3> {
@@ -178,7 +187,7 @@ struct Material {
 template <class T>
 struct Key {
     double time = 0.0; // in ticks
-    T value{};
+    T value = default_value<T>();
 };
 using VectorKey = Key<Vec3>;
 using QuaternionKey = Key<Quaternion>;

@@ -1,0 +1,118 @@
+// The converter: an assbin::Scene becomes an aem::Model that poses like the source, following
+// "How a scene becomes AEM" in ../shared/AEM-FORMAT.md rule by rule. convert() works in memory;
+// write_output() puts the model and its extracted textures on disk atomically.
+#pragma once
+
+#include <aem/model.hpp>
+#include <assbin/types.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace assbin::converter {
+
+struct ConvertOptions {
+    // The UV channel written to the vertices (and used for tangents); a mesh without it gets (0, 0).
+    uint32_t uv_channel = 0;
+    // Used for animations whose ticks per second is 0 (unspecified); 25 is the Assimp viewer's choice.
+    double default_ticks_per_second = 25.0;
+    // Generated normals are smoothed across edges whose faces meet at less than this angle.
+    float crease_angle_degrees = 60.0f;
+    // Compressed embedded textures are written byte for byte (extension from their format hint)
+    // instead of being decoded and re-encoded as bottom-row-first PNG.
+    bool keep_embedded_bytes = false;
+    // Embedded textures are named "<texture_stem>_<n>.png"; write_output's callers pass the
+    // output file's stem (the CLI does).
+    std::string texture_stem = "model";
+    // Fill ConvertResult::vertex_origins (tests use it to compare poses vertex by vertex).
+    bool record_vertex_origins = false;
+    // Threads that bake and skin a large scene (65,536 vertices or more) block by block: 1 (the
+    // default) converts on the calling thread only, 0 means one per core. The model is the same
+    // either way. More threads pay off only with cores to spare and memory already mapped: on a busy
+    // 2-core VM the helpers' page faults contend in the kernel (see tests/bench/convert_bench.cpp).
+    unsigned threads = 1;
+};
+
+// What a conversion did, for the one-line summary and the totals.
+struct ConvertStats {
+    size_t vertices = 0;
+    size_t triangles = 0;
+    size_t meshes = 0;         // AEM meshes: one per (node, mesh) reference with triangles
+    size_t meshes_omitted = 0; // references whose mesh kept no triangle
+    size_t bones = 0;
+    size_t animations = 0;
+    size_t textures_written = 0; // embedded textures extracted beside the model
+    size_t polygons_triangulated = 0;
+    size_t points_dropped = 0;
+    size_t lines_dropped = 0;
+    size_t empty_faces = 0;
+    size_t faces_out_of_range = 0;       // faces dropped because an index is not below the vertex count
+    size_t faces_non_finite = 0;         // faces dropped because a corner's position is NaN or infinite
+    size_t vertices_lost_influences = 0; // emitted vertices that had more than four bone weights
+    size_t meshes_normals_generated = 0;
+    size_t meshes_tangents_generated = 0;
+};
+
+// An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.
+struct TextureFile {
+    std::string name;
+    std::vector<std::byte> bytes;
+};
+
+// Where an AEM vertex came from: the node holding the mesh, the mesh and its vertex.
+struct VertexOrigin {
+    uint32_t node = 0;
+    uint32_t mesh = 0;
+    uint32_t vertex = 0;
+};
+
+struct ConvertResult {
+    aem::Model model;
+    std::vector<std::string> warnings; // one sentence each, naming the mesh, node or material
+    ConvertStats stats;
+    std::vector<TextureFile> textures;        // to write beside the model
+    std::vector<VertexOrigin> vertex_origins; // per model vertex, when options.record_vertex_origins
+    std::vector<std::pair<std::string, double>> stage_seconds; // time per conversion stage, in order
+};
+
+// Why a scene is refused. Each is a fact about the input, never a converter fault, except Internal.
+enum class Refusal {
+    Shortened,   // the dump holds bounds and hashes instead of vertices and faces
+    NoTriangles, // no mesh keeps a triangle (no meshes, only points/lines, or only broken faces)
+    NameTooLong, // a texture or animation name over 127 bytes (up to its first NUL, as C reads it)
+    NonFinite,   // a node transform holds NaN or infinity, so no vertex has a place
+    Internal,    // the model broke an AEM invariant: a converter bug, reported instead of written
+};
+
+// A short stable name for the refusal ("shortened", "no-triangles", ...).
+const char* refusal_name(Refusal refusal);
+
+// Thrown by convert() when the scene cannot become a valid AEM model; what() is a sentence naming
+// the mesh, material or node at fault.
+class ConvertError : public std::runtime_error {
+  public:
+    ConvertError(Refusal refusal, const std::string& message)
+        : std::runtime_error(message), refusal_(refusal) {}
+    Refusal refusal() const { return refusal_; }
+
+  private:
+    Refusal refusal_;
+};
+
+// Converts a full dump. Throws ConvertError when the scene is refused (see Refusal); recoverable
+// problems (dropped faces, unknown bone or channel names, broken texture references, ...) become
+// warnings. The model passes aem::validate().
+ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options = {});
+
+// Writes every texture of `result` beside `aem_path` and the model at `aem_path`, each to a
+// temporary name first; renames happen only once all of them are complete, the model last. On
+// failure the temporaries, and any file this call already renamed into place, are removed and
+// aem::Error (code Io, or as aem::write_model) is thrown: no partial output is ever left.
+void write_output(const ConvertResult& result, const std::filesystem::path& aem_path);
+
+} // namespace assbin::converter

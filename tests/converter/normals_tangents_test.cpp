@@ -1,0 +1,189 @@
+// Rule 7: missing normals (area-weighted, split at creases) and tangents (MikkTSpace's way).
+#include "scene_maker.hpp"
+#include "support/fixtures.hpp"
+
+#include <assbin/reader.hpp>
+#include <converter/convert.hpp>
+#include <converter/steps.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+namespace {
+
+using assbin::converter::TriangleMesh;
+
+constexpr float kTolerance = 1e-5f;
+
+// A unit cube over 8 shared corners, 12 outward triangles.
+TriangleMesh indexed_cube() {
+    TriangleMesh mesh;
+    for (int i = 0; i < 8; ++i) {
+        mesh.positions.emplace_back(static_cast<float>(i & 1), static_cast<float>((i >> 1) & 1),
+                                    static_cast<float>((i >> 2) & 1));
+        mesh.source_vertex.push_back(static_cast<uint32_t>(i));
+    }
+    mesh.triangles = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                      2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    return mesh;
+}
+
+Eigen::Vector3f face_normal(const TriangleMesh& mesh, size_t t) {
+    const Eigen::Vector3f& a = mesh.positions[mesh.triangles[3 * t]];
+    return (mesh.positions[mesh.triangles[3 * t + 1]] - a)
+        .cross(mesh.positions[mesh.triangles[3 * t + 2]] - a)
+        .normalized();
+}
+
+// Two triangles making the unit square in z = 0, with UVs (u, v) = (sx · x, y).
+TriangleMesh square(float u_scale) {
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    mesh.normals.assign(4, Eigen::Vector3f::UnitZ());
+    for (const auto& p : mesh.positions)
+        mesh.uvs.emplace_back(u_scale * p.x(), p.y());
+    mesh.source_vertex = {0, 1, 2, 3};
+    mesh.triangles = {0, 1, 2, 0, 2, 3};
+    return mesh;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(normals_tangents)
+
+BOOST_AUTO_TEST_CASE(normals_are_split_at_creases_sharper_than_the_crease_angle) {
+    TriangleMesh mesh = indexed_cube();
+    assbin::converter::generate_normals(mesh, 60.0f);
+    BOOST_TEST(mesh.vertex_count() == 24u); // every corner of the cube serves three faces
+    BOOST_TEST(mesh.source_vertex.size() == 24u);
+    for (size_t t = 0; t < mesh.triangles.size() / 3; ++t) {
+        for (size_t k = 0; k < 3; ++k)
+            BOOST_TEST((mesh.normals[mesh.triangles[3 * t + k]] - face_normal(mesh, t)).norm() < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(normals_are_smooth_below_the_crease_angle) {
+    TriangleMesh mesh = indexed_cube();
+    assbin::converter::generate_normals(mesh, 180.0f);
+    BOOST_TEST(mesh.vertex_count() == 8u);
+    for (size_t v = 0; v < 8; ++v) {
+        // Area-weighted: each corner touches two triangles of one face and one of each other face
+        // (or the other way round), so the normal leans; it points away from the centre.
+        const Eigen::Vector3f outward = (mesh.positions[v] - Eigen::Vector3f::Constant(0.5f)).normalized();
+        BOOST_TEST(mesh.normals[v].dot(outward) > 0.9f);
+        BOOST_TEST(std::abs(mesh.normals[v].norm() - 1) < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(normals_are_weighted_by_triangle_area) {
+    // Two triangles share vertex 0 and meet at 45 degrees; the first has four times the other's area.
+    const float c = std::sqrt(0.5f);
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {2, 0, 0}, {0, 2, 0}, {1, 0, 0}, {0, c, c}};
+    mesh.source_vertex = {0, 1, 2, 3, 4};
+    mesh.triangles = {0, 1, 2, 0, 3, 4};
+    assbin::converter::generate_normals(mesh, 90.0f);
+    const Eigen::Vector3f big(0, 0, 4), small(0, -c, c); // twice the areas, along the face normals
+    BOOST_TEST((mesh.normals[0] - (big + small).normalized()).norm() < kTolerance);
+    BOOST_TEST((mesh.normals[1] - (big + small).normalized()).norm() > 0.01f); // vertex 1 sees only the first
+}
+
+BOOST_AUTO_TEST_CASE(tangents_follow_u_and_bitangents_follow_v) {
+    TriangleMesh mesh = square(1.0f);
+    assbin::converter::generate_tangents(mesh);
+    BOOST_TEST(mesh.vertex_count() == 4u);
+    for (size_t v = 0; v < 4; ++v) {
+        BOOST_TEST((mesh.tangents[v] - Eigen::Vector3f::UnitX()).norm() < kTolerance);
+        BOOST_TEST((mesh.bitangents[v] - Eigen::Vector3f::UnitY()).norm() < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(mirrored_uvs_flip_the_bitangent_sign) {
+    TriangleMesh mesh = square(-1.0f); // u runs along -x: a mirrored mapping
+    assbin::converter::generate_tangents(mesh);
+    for (size_t v = 0; v < 4; ++v) {
+        BOOST_TEST((mesh.tangents[v] + Eigen::Vector3f::UnitX()).norm() < kTolerance);
+        // bitangent = -1 · n × t = -(z × -x) = +y: still along +v.
+        BOOST_TEST((mesh.bitangents[v] - Eigen::Vector3f::UnitY()).norm() < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_vertex_shared_by_both_uv_orientations_is_split) {
+    // Two triangles sharing the edge 0-2: the second one's UVs are mirrored.
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    mesh.normals.assign(4, Eigen::Vector3f::UnitZ());
+    mesh.uvs = {{0, 0}, {1, 0}, {1, 1}, {2, 1}};
+    mesh.source_vertex = {0, 1, 2, 3};
+    mesh.triangles = {0, 1, 2, 0, 2, 3};
+    assbin::converter::generate_tangents(mesh);
+    BOOST_TEST(mesh.vertex_count() == 6u);                           // vertices 0 and 2 are copied
+    BOOST_TEST(mesh.source_vertex[4] + mesh.source_vertex[5] == 2u); // the copies of 0 and 2
+    std::set<float> signs;
+    for (size_t v = 0; v < mesh.vertex_count(); ++v)
+        signs.insert(mesh.normals[v].cross(mesh.tangents[v]).dot(mesh.bitangents[v]) > 0 ? 1.0f : -1.0f);
+    BOOST_TEST(signs.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(without_uvs_the_frame_is_built_around_the_normal) {
+    TriangleMesh mesh = square(1.0f);
+    mesh.uvs.clear();
+    mesh.normals.assign(4, Eigen::Vector3f(1, 2, 3).normalized());
+    assbin::converter::generate_tangents(mesh);
+    for (size_t v = 0; v < 4; ++v) {
+        BOOST_TEST(std::abs(mesh.tangents[v].dot(mesh.normals[v])) < kTolerance);
+        BOOST_TEST(std::abs(mesh.tangents[v].norm() - 1) < kTolerance);
+        BOOST_TEST((mesh.bitangents[v] - mesh.normals[v].cross(mesh.tangents[v])).norm() < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_converter_generates_what_the_dump_lacks) {
+    const assbin::Scene scene = assbin::read_file(
+        assbin::test::fixture_path("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
+    BOOST_TEST_REQUIRE(!scene.meshes[0].normals.has_value());
+    const assbin::converter::ConvertResult result = assbin::converter::convert(scene);
+    BOOST_TEST(result.stats.meshes_normals_generated == 1u);
+    BOOST_TEST(result.stats.meshes_tangents_generated == 1u);
+    for (const aem::Vertex& v : result.model.vertices) {
+        BOOST_TEST(std::abs(v.normal.norm() - 1) < kTolerance);
+        BOOST_TEST(std::abs(v.tangent.dot(v.normal)) < kTolerance);
+        BOOST_TEST(std::abs(v.bitangent.norm() - 1) < kTolerance);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(generated_tangents_match_the_ones_assimp_stored_for_a_clean_mesh) {
+    // huesitos.fbx was dumped with tangents; regenerate them and compare vertex by vertex.
+    const assbin::Scene scene =
+        assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
+    const assbin::Mesh& source = scene.meshes[0];
+    BOOST_TEST_REQUIRE(source.tangents.has_value());
+    TriangleMesh mesh;
+    mesh.positions = source.positions->values;
+    mesh.normals = source.normals->values;
+    for (const auto& uv : source.uv_channels[0].values)
+        mesh.uvs.emplace_back(uv.x(), uv.y());
+    for (uint32_t v = 0; v < mesh.positions.size(); ++v)
+        mesh.source_vertex.push_back(v);
+    for (size_t f = 0; f < source.faces.size(); ++f) {
+        const auto face = source.faces.face(f);
+        std::vector<Eigen::Vector3f> corners;
+        for (const uint32_t i : face)
+            corners.push_back(mesh.positions[i]);
+        for (const auto& t : assbin::converter::triangulate_polygon(corners)) {
+            for (const uint32_t c : t)
+                mesh.triangles.push_back(face[c]);
+        }
+    }
+    assbin::converter::generate_tangents(mesh);
+    size_t within_one_degree = 0;
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+        const Eigen::Vector3f stored = source.tangents->values[mesh.source_vertex[v]].normalized();
+        within_one_degree += stored.dot(mesh.tangents[v]) > std::cos(std::numbers::pi_v<float> / 180) ? 1 : 0;
+    }
+    BOOST_TEST(within_one_degree == mesh.vertex_count());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,156 @@
+// Pose equality: for skinned, node-animated and static fixtures, the AEM model posed by the aem
+// library and the source scene posed by an independent Assimp-semantics evaluator put every vertex
+// at the same world position (within 1e-4 x the model's size), at several times of every animation
+// and in the bind pose.
+#include "assimp_oracle.hpp"
+#include "support/fixtures.hpp"
+
+#include <aem/pose.hpp>
+#include <assbin/reader.hpp>
+#include <converter/convert.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <optional>
+
+namespace {
+
+using assbin::converter::ConvertOptions;
+using assbin::converter::ConvertResult;
+
+double model_size(const aem::Model& model) {
+    Eigen::Vector3f low = Eigen::Vector3f::Constant(std::numeric_limits<float>::max());
+    Eigen::Vector3f high = -low;
+    for (const aem::Vertex& v : model.vertices) {
+        low = low.cwiseMin(v.position);
+        high = high.cwiseMax(v.position);
+    }
+    return std::max(1e-6, static_cast<double>((high - low).norm()));
+}
+
+struct Comparison {
+    double worst_error = 0; // largest distance between AEM and oracle positions
+    std::string worst_where;
+    double largest_motion = 0; // largest distance of a vertex from its bind position (not vacuous)
+    size_t samples = 0;
+};
+
+void compare_at(const ConvertResult& result, const oracle::SceneEvaluator& evaluator,
+                std::optional<uint32_t> animation, float seconds, Comparison& comparison) {
+    const aem::Model& model = result.model;
+    const aem::Pose pose = aem::evaluate_pose(model, animation, seconds);
+    const oracle::SceneEvaluator::Pose expected_pose =
+        evaluator.pose(animation ? std::optional<size_t>(*animation) : std::nullopt, seconds);
+    for (uint32_t v = 0; v < model.vertices.size(); ++v) {
+        const assbin::converter::VertexOrigin& origin = result.vertex_origins[v];
+        const Eigen::Vector3d expected =
+            evaluator.vertex_position(expected_pose, origin.node, origin.mesh, origin.vertex);
+        const Eigen::Vector3d actual = aem::skinned_position(model, pose, v).cast<double>();
+        if ((expected - actual).norm() > comparison.worst_error) {
+            comparison.worst_error = (expected - actual).norm();
+            comparison.worst_where = "vertex " + std::to_string(v) + " (mesh " + std::to_string(origin.mesh) +
+                                     " vertex " + std::to_string(origin.vertex) + ") in animation " +
+                                     (animation ? std::to_string(*animation) : "none") + " at " +
+                                     std::to_string(seconds) + " s";
+        }
+        comparison.largest_motion =
+            std::max(comparison.largest_motion, (actual - model.vertices[v].position.cast<double>()).norm());
+        ++comparison.samples;
+    }
+}
+
+// Converts the fixture and compares the bind pose and eight times of every animation, including
+// before the first key and after the last.
+Comparison compare_poses(const std::string& fixture) {
+    const assbin::Scene scene = assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture));
+    ConvertOptions options;
+    options.record_vertex_origins = true;
+    const ConvertResult result = assbin::converter::convert(scene, options);
+    BOOST_TEST_REQUIRE(result.vertex_origins.size() == result.model.vertices.size());
+    const oracle::SceneEvaluator evaluator(scene);
+    Comparison comparison;
+    compare_at(result, evaluator, std::nullopt, 0.0f, comparison);
+    for (uint32_t a = 0; a < result.model.animations.size(); ++a) {
+        const float d = result.model.animations[a].duration;
+        for (const float t : {-0.5f, 0.0f, 0.13f * d, 0.37f * d, 0.5f * d, 0.81f * d, d, d + 1.0f})
+            compare_at(result, evaluator, a, t, comparison);
+    }
+    const double tolerance = 1e-4 * model_size(result.model);
+    BOOST_TEST_MESSAGE(fixture << ": " << comparison.samples << " vertex positions, worst error "
+                               << comparison.worst_error << " at " << comparison.worst_where << " (tolerance "
+                               << tolerance << "), largest motion " << comparison.largest_motion);
+    BOOST_TEST(comparison.worst_error <= tolerance);
+    return comparison;
+}
+
+bool has_extra_bones(const aem::Model& model) {
+    return std::any_of(model.vertices.begin(), model.vertices.end(),
+                       [](const aem::Vertex& v) { return v.extra_bone != aem::kNone; });
+}
+
+bool has_skinned_vertices(const aem::Model& model) {
+    return std::any_of(model.vertices.begin(), model.vertices.end(),
+                       [](const aem::Vertex& v) { return v.bone_indices[0] != aem::kNone; });
+}
+
+aem::Model convert_fixture(const std::string& fixture) {
+    return assbin::converter::convert(
+               assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture)))
+        .model;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(pose_equality)
+
+BOOST_AUTO_TEST_CASE(skinned_fixtures_pose_like_assimp_at_every_sampled_time) {
+    for (const std::string fixture :
+         {"SMD__triangle.smd.assbin", "glTF2__simple_skin__simple_skin.gltf.assbin",
+          "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin", "MDL__MDL-HL1__duplicate_submodels.mdl.assbin",
+          "glTF2__simple_skin__quad_skin.glb.assbin", "SMD__triangle.smd.z.assbin"}) {
+        BOOST_TEST_CONTEXT(fixture) {
+            BOOST_TEST(has_skinned_vertices(convert_fixture(fixture)));
+            compare_poses(fixture);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(skinned_animations_really_move_vertices) {
+    for (const std::string fixture : {"glTF2__simple_skin__simple_skin.gltf.assbin",
+                                      "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin"}) {
+        BOOST_TEST_CONTEXT(fixture) {
+            BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(node_animated_fixtures_pose_like_assimp_through_mesh_bones) {
+    for (const std::string fixture : {"Collada__box_nested_animation.dae.assbin",
+                                      "3DS__RotatingCube.3DS.assbin", "LWS__move_x.lws.assbin"}) {
+        BOOST_TEST_CONTEXT(fixture) {
+            const aem::Model model = convert_fixture(fixture);
+            BOOST_TEST(!model.animations.empty());
+            BOOST_TEST((has_extra_bones(model) || has_skinned_vertices(model)));
+            BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(static_fixtures_pose_like_assimp) {
+    for (const std::string fixture :
+         {"OBJ__box.obj.tri.assbin", "Collada__lights.dae.assbin", "LWO__LWO2__box_2vc_1unused.lwo.z.assbin",
+          "OpenGEX__camera.ogex.assbin", "STL__triangle_with_empty_solid.stl.assbin",
+          "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
+          "generated__uv1d_scalar_texcoord.gltf.assbin", "OFF__invalid.off.assbin",
+          "PLY__payload_JVN42386607.assbin"}) {
+        BOOST_TEST_CONTEXT(fixture) {
+            const aem::Model model = convert_fixture(fixture);
+            BOOST_TEST(model.animations.empty());
+            BOOST_TEST(!has_extra_bones(model));
+            compare_poses(fixture);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

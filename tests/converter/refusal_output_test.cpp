@@ -1,0 +1,122 @@
+// Refusals (shortened dumps, no triangles, non-finite transforms) and rule 10: outputs written
+// atomically, nothing partial left behind on failure.
+#include "scene_maker.hpp"
+#include "support/fixtures.hpp"
+
+#include <aem/io.hpp>
+#include <aem/validate.hpp>
+#include <assbin/reader.hpp>
+#include <converter/convert.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using assbin::converter::convert;
+using assbin::converter::ConvertError;
+using assbin::converter::ConvertOptions;
+using assbin::converter::ConvertResult;
+using assbin::converter::Refusal;
+
+bool refused_with(const assbin::Scene& scene, Refusal refusal, const std::string& words) {
+    try {
+        convert(scene);
+    } catch (const ConvertError& error) {
+        BOOST_TEST_MESSAGE(error.what());
+        return error.refusal() == refusal && std::string(error.what()).find(words) != std::string::npos;
+    }
+    return false;
+}
+
+assbin::Scene fixture(const std::string& name) {
+    return assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name));
+}
+
+std::vector<std::string> listing(const fs::path& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder))
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+ConvertResult textured_result() {
+    ConvertOptions options;
+    options.texture_stem = "box";
+    return convert(fixture("glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"), options);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(refusal_output)
+
+BOOST_AUTO_TEST_CASE(a_shortened_dump_is_refused) {
+    BOOST_TEST(refused_with(fixture("FBX__huesitos.fbx.assbin.regress"), Refusal::Shortened, "shortened"));
+}
+
+BOOST_AUTO_TEST_CASE(a_scene_without_triangles_is_refused_saying_why) {
+    BOOST_TEST(refused_with(fixture("OBJ__box_UTF16BE.obj.assbin"), Refusal::NoTriangles, "no meshes"));
+    BOOST_TEST(refused_with(fixture("PLY__cube_binary_starts_with_nl.ply.assbin"), Refusal::NoTriangles,
+                            "only 1 point, 5 empty faces"));
+    convert_test::SceneMaker s;
+    s.mesh({{0, 0, 0}, {1, 0, 0}}, {{0, 1}});
+    s.material();
+    s.node("root", -1, assbin::Matrix4::Identity(), {0});
+    BOOST_TEST(refused_with(s.scene, Refusal::NoTriangles, "only 1 line"));
+}
+
+BOOST_AUTO_TEST_CASE(a_non_finite_transform_on_a_mesh_node_is_refused) {
+    convert_test::SceneMaker s;
+    s.triangle();
+    s.material();
+    assbin::Matrix4 broken = assbin::Matrix4::Identity();
+    broken(0, 3) = std::numeric_limits<float>::infinity();
+    s.node("root", -1, broken, {0});
+    BOOST_TEST(refused_with(s.scene, Refusal::NonFinite, "'root'"));
+}
+
+BOOST_AUTO_TEST_CASE(the_model_and_its_textures_are_written_and_read_back) {
+    assbin::test::TempDir temp;
+    const ConvertResult result = textured_result();
+    assbin::converter::write_output(result, temp.path() / "box.aem");
+    BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box.aem", "box_0.png"}));
+    const aem::Model back = aem::read_file(temp.path() / "box.aem");
+    BOOST_TEST((back == result.model));
+    BOOST_TEST(aem::validate(back).empty());
+    std::ifstream png(temp.path() / "box_0.png", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(png)), std::istreambuf_iterator<char>());
+    BOOST_TEST(bytes.size() == result.textures[0].bytes.size());
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_model_rename_leaves_nothing_behind) {
+    assbin::test::TempDir temp;
+    fs::create_directories(temp.path() / "box.aem" / "occupied"); // the model's name is a non-empty folder
+    BOOST_CHECK_THROW(assbin::converter::write_output(textured_result(), temp.path() / "box.aem"),
+                      aem::Error);
+    BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box.aem"}));
+    BOOST_TEST(fs::is_directory(temp.path() / "box.aem"));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_texture_write_leaves_no_model_and_no_temporary) {
+    assbin::test::TempDir temp;
+    fs::create_directories(temp.path() / "box_0.png" /
+                           "occupied"); // the texture's name is a non-empty folder
+    BOOST_CHECK_THROW(assbin::converter::write_output(textured_result(), temp.path() / "box.aem"),
+                      aem::Error);
+    BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box_0.png"}));
+}
+
+BOOST_AUTO_TEST_CASE(an_existing_output_is_replaced_whole) {
+    assbin::test::TempDir temp;
+    std::ofstream(temp.path() / "box.aem") << "old content";
+    assbin::converter::write_output(textured_result(), temp.path() / "box.aem");
+    BOOST_TEST((aem::read_file(temp.path() / "box.aem") == textured_result().model));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

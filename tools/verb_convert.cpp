@@ -1,0 +1,311 @@
+// `assbin convert IN... [-o OUT.aem | --out-dir DIR] [options]`: full dumps to AEM models, one
+// file or a whole tree of them, in parallel. Every file is reported (a summary line, its warnings,
+// or the reason it failed); a failure never stops the batch, and the exit code is 1 if any failed.
+#include "cli_common.hpp"
+#include "verbs.hpp"
+
+#include <aem/io.hpp>
+#include <assbin/reader.hpp>
+#include <converter/convert.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace assbin::cli {
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "assbin convert IN... [-o OUT.aem | --out-dir DIR] [--uv-channel N] [--ticks-per-second F]\n"
+    "                      [--crease-angle DEG] [--keep-embedded-bytes] [--jobs N] [--quiet]";
+
+struct Job {
+    fs::path input;
+    fs::path output;
+    std::string setup_error; // set when the job cannot even start (e.g. two inputs, one output)
+};
+
+struct Outcome {
+    bool ok = false;
+    std::string error;
+    converter::ConvertStats stats;
+    std::vector<std::string> warnings;
+};
+
+struct Settings {
+    converter::ConvertOptions options;
+    unsigned jobs = 1;
+    bool quiet = false;
+};
+
+// "model.fbx.assbin" -> "model.fbx.aem"; any other name gets ".aem" appended.
+fs::path aem_name(const fs::path& input) {
+    std::string name = input.filename().string();
+    const std::string suffix = ".assbin";
+    if (name.size() > suffix.size() && name.ends_with(suffix)) name.resize(name.size() - suffix.size());
+    return fs::path(name + ".aem");
+}
+
+// Files to convert: each file argument as given, each folder searched recursively for *.assbin
+// (sorted). The output goes beside the input, under --out-dir (keeping the folder structure below
+// a folder argument), or to -o.
+std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::optional<fs::path>& out_file,
+                           const std::optional<fs::path>& out_dir) {
+    std::vector<Job> jobs;
+    for (const std::string& input : inputs) {
+        std::error_code error;
+        if (fs::is_directory(input, error)) {
+            std::vector<fs::path> found;
+            for (const auto& entry : fs::recursive_directory_iterator(input, error)) {
+                if (entry.is_regular_file() && entry.path().filename().string().ends_with(".assbin"))
+                    found.push_back(entry.path());
+            }
+            std::sort(found.begin(), found.end());
+            for (const fs::path& file : found) {
+                const fs::path below = fs::relative(file.parent_path(), input);
+                const fs::path folder = out_dir ? (*out_dir / below).lexically_normal() : file.parent_path();
+                jobs.push_back({file, folder / aem_name(file), {}});
+            }
+            continue;
+        }
+        const fs::path file(input);
+        jobs.push_back({file,
+                        out_file  ? *out_file
+                        : out_dir ? *out_dir / aem_name(file)
+                                  : file.parent_path() / aem_name(file),
+                        {}});
+    }
+    std::map<fs::path, size_t> first_use;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        const auto [at, fresh] = first_use.emplace(jobs[j].output.lexically_normal(), j);
+        if (!fresh) {
+            jobs[j].setup_error = "its output " + jobs[j].output.string() + " is already the output of " +
+                                  jobs[at->second].input.string();
+        }
+    }
+    return jobs;
+}
+
+Outcome run_job(const Job& job, const converter::ConvertOptions& base) {
+    Outcome outcome;
+    if (!job.setup_error.empty()) {
+        outcome.error = job.setup_error;
+        return outcome;
+    }
+    try {
+        const Scene scene = read_file(job.input);
+        converter::ConvertOptions options = base;
+        options.texture_stem = job.output.stem().string();
+        converter::ConvertResult result = converter::convert(scene, options);
+        if (job.output.has_parent_path()) {
+            std::error_code ignored; // a racing job may create it first; writing reports real failures
+            fs::create_directories(job.output.parent_path(), ignored);
+        }
+        converter::write_output(result, job.output);
+        outcome.ok = true;
+        outcome.stats = result.stats;
+        outcome.warnings = std::move(result.warnings);
+    } catch (const ParseError& error) {
+        outcome.error = error.what();
+    } catch (const converter::ConvertError& error) {
+        outcome.error =
+            std::string("refused (") + converter::refusal_name(error.refusal()) + "): " + error.what();
+    } catch (const aem::Error& error) {
+        outcome.error = std::string("cannot write the output: ") + error.what();
+    } catch (const std::exception& error) {
+        outcome.error = error.what();
+    }
+    return outcome;
+}
+
+// A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
+class ProgressBar {
+  public:
+    ProgressBar(size_t total, bool enabled) : total_(total), enabled_(enabled) {}
+
+    void clear() const {
+        if (enabled_) std::fputs("\r\033[K", stderr);
+    }
+
+    void draw(size_t done, size_t failed) const {
+        if (!enabled_) return;
+        constexpr size_t kWidth = 30;
+        const size_t filled = total_ == 0 ? kWidth : done * kWidth / total_;
+        std::fprintf(stderr, "\r[%s%s] %zu/%zu files, %zu failed", std::string(filled, '#').c_str(),
+                     std::string(kWidth - filled, '.').c_str(), done, total_, failed);
+        std::fflush(stderr);
+    }
+
+  private:
+    size_t total_;
+    bool enabled_;
+};
+
+struct Totals {
+    size_t converted = 0, failed = 0, vertices = 0, triangles = 0, bones = 0, animations = 0, warnings = 0;
+};
+
+void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& totals) {
+    if (!outcome.ok) {
+        ++totals.failed;
+        print_error(job.input.string() + ": " + outcome.error);
+        return;
+    }
+    ++totals.converted;
+    const converter::ConvertStats& s = outcome.stats;
+    totals.vertices += s.vertices;
+    totals.triangles += s.triangles;
+    totals.bones += s.bones;
+    totals.animations += s.animations;
+    totals.warnings += outcome.warnings.size();
+    if (quiet) return;
+    std::cout << job.input.string() << " -> " << job.output.string() << ": " << with_thousands(s.vertices)
+              << " vertices, " << with_thousands(s.triangles) << " triangles, " << s.bones << " bones, "
+              << s.animations << " animations, " << outcome.warnings.size() << " warnings" << std::endl;
+    for (const std::string& warning : outcome.warnings)
+        std::cerr << "assbin: warning: " << job.input.string() << ": " << warning << "\n";
+}
+
+// Converts the jobs on `workers` threads; reports them in input order as they complete.
+Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
+    std::vector<std::optional<Outcome>> outcomes(jobs.size());
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::condition_variable finished;
+    const auto work = [&] {
+        for (size_t j = next++; j < jobs.size(); j = next++) {
+            Outcome outcome = run_job(jobs[j], settings.options);
+            const std::lock_guard lock(mutex);
+            outcomes[j] = std::move(outcome);
+            finished.notify_one();
+        }
+    };
+    const size_t workers = std::min<size_t>(settings.jobs, jobs.size());
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < workers; ++w)
+        threads.emplace_back(work);
+
+    const ProgressBar bar(jobs.size(), jobs.size() > 1 && !settings.quiet && ::isatty(STDERR_FILENO));
+    Totals totals;
+    bar.draw(0, 0);
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        std::unique_lock lock(mutex);
+        finished.wait(lock, [&] { return outcomes[j].has_value(); });
+        const Outcome outcome = std::move(*outcomes[j]);
+        outcomes[j].reset();
+        lock.unlock();
+        bar.clear();
+        report_outcome(jobs[j], outcome, settings.quiet, totals);
+        bar.draw(j + 1, totals.failed);
+    }
+    bar.clear();
+    for (std::thread& thread : threads)
+        thread.join();
+    return totals;
+}
+
+po::options_description describe_options() {
+    po::options_description options("options");
+    options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                      "the AEM file to write (one input only)")(
+        "out-dir", po::value<std::string>(), "folder for the outputs (default: beside each input)")(
+        "uv-channel", po::value<long>()->default_value(0),
+        "UV channel to write, 0..7")("ticks-per-second", po::value<double>()->default_value(25.0),
+                                     "playback rate for animations that give 0 ticks per second")(
+        "crease-angle", po::value<double>()->default_value(60.0),
+        "generated normals are split where faces meet at more than DEG degrees, 0..180")(
+        "keep-embedded-bytes", "write compressed embedded textures byte for byte instead of as PNG")(
+        "jobs,j", po::value<long>(), "files converted in parallel (default: the number of cores)")(
+        "quiet,q", "print only errors")("input", po::value<std::vector<std::string>>(), "dumps or folders");
+    return options;
+}
+
+// Range checks and conflicts the parser cannot express; prints the problem and returns nullopt.
+std::optional<Settings> settings_from(const po::variables_map& vm) {
+    const auto usage_error = [](const std::string& what) {
+        print_error(what + "\nusage: " + std::string(kUsage));
+        return std::optional<Settings>();
+    };
+    Settings settings;
+    const long uv = vm["uv-channel"].as<long>();
+    const double tps = vm["ticks-per-second"].as<double>();
+    const double crease = vm["crease-angle"].as<double>();
+    if (uv < 0 || uv > 7) return usage_error("--uv-channel must be 0..7");
+    if (!std::isfinite(tps) || tps <= 0) return usage_error("--ticks-per-second must be a positive number");
+    if (!(crease >= 0 && crease <= 180)) return usage_error("--crease-angle must be 0..180");
+    if (vm.count("output") && vm.count("out-dir")) return usage_error("-o and --out-dir exclude each other");
+    settings.options.uv_channel = static_cast<uint32_t>(uv);
+    settings.options.default_ticks_per_second = tps;
+    settings.options.crease_angle_degrees = static_cast<float>(crease);
+    settings.options.keep_embedded_bytes = vm.count("keep-embedded-bytes") > 0;
+    settings.quiet = vm.count("quiet") > 0;
+    settings.jobs = std::max(1u, std::thread::hardware_concurrency());
+    if (vm.count("jobs")) {
+        const long jobs = vm["jobs"].as<long>();
+        if (jobs < 1 || jobs > 1024) return usage_error("--jobs must be 1..1024");
+        settings.jobs = static_cast<unsigned>(jobs);
+    }
+    return settings;
+}
+
+} // namespace
+
+int run_convert(const std::vector<std::string>& args) {
+    const po::options_description options = describe_options();
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    int exit_code = kExitOk;
+    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    if (!vm) return exit_code;
+    if (!vm->count("input")) {
+        print_error("no input given\nusage: " + std::string(kUsage));
+        return kExitUnreadable;
+    }
+    const std::optional<Settings> settings = settings_from(*vm);
+    if (!settings) return kExitUnreadable;
+    std::optional<fs::path> out_file, out_dir;
+    if (vm->count("output")) out_file = vm->at("output").as<std::string>();
+    if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();
+
+    const std::vector<Job> jobs =
+        plan_jobs(vm->at("input").as<std::vector<std::string>>(), out_file, out_dir);
+    if (out_file && jobs.size() != 1) {
+        print_error("-o names one output, but the inputs hold " + std::to_string(jobs.size()) +
+                    " dumps; use --out-dir\nusage: " + std::string(kUsage));
+        return kExitUnreadable;
+    }
+    if (jobs.empty()) {
+        print_error("no *.assbin file found in the given folders");
+        return kExitDiffers;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const Totals totals = run_jobs(jobs, *settings);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (jobs.size() > 1 && !settings->quiet) {
+        char time[32];
+        std::snprintf(time, sizeof time, "%.2f", seconds);
+        std::cout << "total: " << totals.converted << " converted, " << totals.failed << " failed; "
+                  << with_thousands(totals.vertices) << " vertices, " << with_thousands(totals.triangles)
+                  << " triangles, " << totals.bones << " bones, " << totals.animations << " animations, "
+                  << totals.warnings << " warnings in " << time << " s" << std::endl;
+    }
+    return totals.failed > 0 ? kExitDiffers : kExitOk;
+}
+
+} // namespace assbin::cli
