@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -266,6 +267,22 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
 
 } // namespace
 
+namespace {
+
+// An interrupted batch removes the temporaries being written, then dies of the same signal.
+void remove_outputs_and_reraise(int signal_number) {
+    assbin::converter::remove_pending_outputs();
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+}
+
+void remove_partial_outputs_on_interrupt() {
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(signal_number, remove_outputs_and_reraise);
+}
+
+} // namespace
+
 int run_convert(const std::vector<std::string>& args) {
     const po::options_description options = describe_options();
     po::positional_options_description positional;
@@ -279,6 +296,7 @@ int run_convert(const std::vector<std::string>& args) {
     }
     const std::optional<Settings> settings = settings_from(*vm);
     if (!settings) return kExitUnreadable;
+    remove_partial_outputs_on_interrupt();
     std::optional<fs::path> out_file, out_dir;
     if (vm->count("output")) out_file = vm->at("output").as<std::string>();
     if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();

@@ -115,4 +115,9 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options 
 // aem::Error (code Io, or as aem::write_model) is thrown: no partial output is ever left.
 void write_output(const ConvertResult& result, const std::filesystem::path& aem_path);
 
+// Removes the temporary files that write_output() calls are writing at this moment. Async-signal-
+// safe: a program's SIGINT/SIGTERM handler calls it so that an interrupted conversion leaves no
+// partial file behind (SIGKILL cannot be caught; its temporaries keep a hidden ".name.tmp-" name).
+void remove_pending_outputs() noexcept;
+
 } // namespace assbin::converter
