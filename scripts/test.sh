@@ -18,13 +18,13 @@ scripts/install-deps.sh
 run_suite() { # build-dir, then extra CMake options
     local dir=$1
     shift
-    cmake -S . -B "$dir" -DASSBIN_WERROR=ON "${corpus_option[@]}" "$@" >/dev/null
+    cmake -S . -B "$dir" -DASSBIN_BUILD_TESTS=ON -DASSBIN_WERROR=ON "${corpus_option[@]}" "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
     (cd "$dir" && ctest --output-on-failure -j "$jobs")
 }
 
 echo "== Release build and tests"
-run_suite build -DCMAKE_BUILD_TYPE=Release
+run_suite build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON
 if [ "$quick" -eq 0 ]; then
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
