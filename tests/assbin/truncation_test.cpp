@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(truncation_errors_name_the_offset_and_the_chunk) {
         assbin::read_scene(prefix);
         BOOST_FAIL("a truncated file was read");
     } catch (const assbin::ParseError& error) {
-        // The MATERIAL head at 25533 declares 868 bytes; 467 remain.
+        // The MATERIAL head at 25533 declares 868 bytes; 459 remain after its head.
         BOOST_TEST((error.code() == assbin::ErrorCode::BadLength));
         BOOST_TEST(error.chunk_path() == "scene");
         BOOST_TEST(error.offset() == 25533u);
