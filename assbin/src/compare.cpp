@@ -297,8 +297,10 @@ void Comparer::matrix(std::string_view suffix, const Matrix4& actual, const Matr
     }
 }
 
-void Comparer::u32_array(std::string_view suffix, std::span<const uint32_t> actual,
-                         std::span<const uint32_t> expected, bool hex) {
+// Integer arrays of equal length, element by element after a memcmp fast path.
+template <class T>
+void Comparer::integer_array(std::string_view suffix, std::span<const T> actual, std::span<const T> expected,
+                             bool hex) {
     result_.values_compared += actual.size();
     if (actual.empty() || std::memcmp(actual.data(), expected.data(), actual.size_bytes()) == 0) return;
     for (size_t i = 0; i < actual.size(); ++i) {
@@ -313,25 +315,18 @@ void Comparer::u32_array(std::string_view suffix, std::span<const uint32_t> actu
             report(where, format_hex(expected[i]), format_hex(actual[i]));
         else
             report(where, std::to_string(expected[i]), std::to_string(actual[i]),
-                   double(actual[i]) - expected[i]);
+                   double(actual[i]) - double(expected[i]));
     }
+}
+
+void Comparer::u32_array(std::string_view suffix, std::span<const uint32_t> actual,
+                         std::span<const uint32_t> expected, bool hex) {
+    integer_array(suffix, actual, expected, hex);
 }
 
 void Comparer::byte_array(std::string_view suffix, std::span<const uint8_t> actual,
                           std::span<const uint8_t> expected) {
-    result_.values_compared += actual.size();
-    if (actual.empty() || std::memcmp(actual.data(), expected.data(), actual.size()) == 0) return;
-    for (size_t i = 0; i < actual.size(); ++i) {
-        if (actual[i] == expected[i]) continue;
-        if (!detail_wanted()) {
-            ++result_.total;
-            continue;
-        }
-        std::string where(suffix);
-        append_index(where, i);
-        report(where, std::to_string(expected[i]), std::to_string(actual[i]),
-               double(actual[i]) - expected[i]);
-    }
+    integer_array(suffix, actual, expected, false);
 }
 
 } // namespace detail

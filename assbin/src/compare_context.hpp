@@ -72,6 +72,10 @@ class Comparer {
     // named `names` ("x", "y", "z"): differences at suffix[i].name.
     void float_records(std::string_view suffix, const float* actual, const float* expected, size_t count,
                        size_t components, const char* const* names);
+    // Element-wise over two integer arrays of the same length (shared by the two below).
+    template <class T>
+    void integer_array(std::string_view suffix, std::span<const T> actual, std::span<const T> expected,
+                       bool hex);
     // Element-wise over two u32 arrays of the same length: differences at suffix[i].
     void u32_array(std::string_view suffix, std::span<const uint32_t> actual,
                    std::span<const uint32_t> expected, bool hex);

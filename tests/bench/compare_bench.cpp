@@ -11,6 +11,8 @@
 // and prints the times and the ratio cmp / read.
 //
 // usage: assbin_compare_bench [--runs N] [--grid N] [--json] [--keep]
+#include "bench_options.hpp"
+
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/writer.hpp>
@@ -31,12 +33,7 @@ namespace {
 
 constexpr double kMega = 1e6;
 
-struct Options {
-    int runs = 5;
-    uint32_t grid = 700;
-    bool json = false;
-    bool keep = false;
-};
+using Options = assbin_bench::BenchOptions;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -48,31 +45,8 @@ struct Options {
     std::exit(status);
 }
 
-long parse_number(const char* text, long min, long max) {
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (!end || *end != '\0' || value < min || value > max) usage(2);
-    return value;
-}
-
 Options parse_options(int argc, char** argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--runs" && i + 1 < argc)
-            o.runs = static_cast<int>(parse_number(argv[++i], 1, 1000));
-        else if (arg == "--grid" && i + 1 < argc)
-            o.grid = static_cast<uint32_t>(parse_number(argv[++i], 2, 4000));
-        else if (arg == "--json")
-            o.json = true;
-        else if (arg == "--keep")
-            o.keep = true;
-        else if (arg == "--help" || arg == "-h")
-            usage(0);
-        else
-            usage(2);
-    }
-    return o;
+    return assbin_bench::parse_bench_options(argc, argv, 5, 0, usage);
 }
 
 assbin::VertexStream<assbin::Vec3> stream(std::vector<assbin::Vec3> values) {

@@ -10,6 +10,8 @@
 // Targets: read / memcpy < 4; compressed read / inflate < 1.15; peak <= 2.1 x body + 10 MB.
 #include "support/dump_builder.hpp"
 
+#include "bench_options.hpp"
+
 #include <assbin/error.hpp>
 #include <assbin/reader.hpp>
 
@@ -44,13 +46,7 @@ constexpr double kCompressedOverInflateTarget = 1.15;
 constexpr double kPeakBodyFactor = 2.1;
 constexpr uint64_t kPeakSlackBytes = 10'000'000;
 
-struct Options {
-    int runs = 7;
-    uint32_t grid = 700;
-    bool json = false;
-    bool keep = false;
-    std::vector<fs::path> files;
-};
+using Options = assbin_bench::BenchOptions;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -64,34 +60,8 @@ struct Options {
     std::exit(status);
 }
 
-long parse_number(const char* text, long min, long max) {
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (!end || *end != '\0' || value < min || value > max) usage(2);
-    return value;
-}
-
 Options parse_options(int argc, char** argv) {
-    Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--runs" && i + 1 < argc)
-            o.runs = static_cast<int>(parse_number(argv[++i], 1, 1000));
-        else if (arg == "--grid" && i + 1 < argc)
-            o.grid = static_cast<uint32_t>(parse_number(argv[++i], 2, 4000));
-        else if (arg == "--json")
-            o.json = true;
-        else if (arg == "--keep")
-            o.keep = true;
-        else if (arg == "--help" || arg == "-h")
-            usage(0);
-        else if (!arg.empty() && arg[0] == '-')
-            usage(2);
-        else
-            o.files.emplace_back(arg);
-    }
-    if (o.files.size() > 2) usage(2);
-    return o;
+    return assbin_bench::parse_bench_options(argc, argv, 7, 2, usage);
 }
 
 // ---------------------------------------------------------------------------------------------
