@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need (skipped when all are present).
+# Extra package names given as arguments are installed too (scripts/fuzz.sh adds clang's).
 set -euo pipefail
 
+# dpkg-dev and file: CPack's .deb generator computes the runtime package's Depends with them.
 packages=(cmake g++ make pkg-config zlib1g-dev libdeflate-dev libboost-program-options-dev
-          libboost-test-dev libeigen3-dev libstb-dev)
+          libboost-test-dev libeigen3-dev libstb-dev dpkg-dev file "$@")
 
 missing=()
 for package in "${packages[@]}"; do

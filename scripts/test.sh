@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite, twice: a Release build with warnings as errors, then a build
-# under AddressSanitizer + UndefinedBehaviorSanitizer. The corpus sweep and the manifest check run
-# when ../shared/corpus exists (or ASSBIN_CORPUS_DIR points at a corpus).
-#   scripts/test.sh            both runs (what CI does)
-#   scripts/test.sh --quick    the Release run only
+# under AddressSanitizer + UndefinedBehaviorSanitizer; then runs every libFuzzer target for
+# ASSBIN_FUZZ_SECONDS (default 60) each. The corpus sweep and the manifest check run when
+# ../shared/corpus exists (or ASSBIN_CORPUS_DIR points at a corpus). After the Release tests,
+# scripts/check-install.sh installs that build and uses it as a C++ user would (and the .deb packages).
+#   scripts/test.sh            all of it (what CI does)
+#   scripts/test.sh --quick    the Release run only (its install check: static only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +27,14 @@ run_suite() { # build-dir, then extra CMake options
 
 echo "== Release build and tests"
 run_suite build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON
+echo "== Install: prefix, consumer project, shared libraries, Debian packages (scripts/check-install.sh)"
+install_checks=(--build-dir build)
+[ "$quick" -eq 1 ] && install_checks+=(--static-only)
+scripts/check-install.sh "${install_checks[@]}"
 if [ "$quick" -eq 0 ]; then
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
+    echo "== Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
+    scripts/fuzz.sh --seconds "${ASSBIN_FUZZ_SECONDS:-60}"
 fi

@@ -2,6 +2,8 @@
 #include "cli_common.hpp"
 #include "verbs.hpp"
 
+#include <assbin/version.hpp>
+
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -21,8 +23,10 @@ constexpr Verb kVerbs[] = {
     {"tree", "show the chunk tree with offsets, lengths and identifying fields", assbin::cli::run_tree},
     {"aem-info", "summarise, validate or pose an AEM model", assbin::cli::run_aem_info},
     {"convert", "convert full dumps to AEM models (files or folders, in parallel)", assbin::cli::run_convert},
-    {"dump", "rewrite a dump in the current Assimp layout: full, shortened or compressed", assbin::cli::run_dump},
-    {"cmp", "compare two dumps (or two folders of dumps) by value, listing every difference", assbin::cli::run_cmp},
+    {"dump", "rewrite a dump in the current Assimp layout: full, shortened or compressed",
+     assbin::cli::run_dump},
+    {"cmp", "compare two dumps (or two folders of dumps) by value, listing every difference",
+     assbin::cli::run_cmp},
 };
 
 void print_usage(std::ostream& out) {
@@ -32,6 +36,8 @@ void print_usage(std::ostream& out) {
     for (const Verb& verb : kVerbs) {
         out << "  " << verb.name << std::string(12 - verb.name.size(), ' ') << verb.summary << "\n";
     }
+    out << "\noptions:\n  --help      this text\n  --version   print the version (assbin "
+        << assbin::version_string << ") and exit\n";
     out << "\nexit codes: 0 success, 1 differences or invalid content, 2 unreadable input or usage error\n";
 }
 
@@ -45,6 +51,10 @@ int main(int argc, char** argv) {
     const std::string_view verb_name = argv[1];
     if (verb_name == "--help" || verb_name == "-h" || verb_name == "help") {
         print_usage(std::cout);
+        return assbin::cli::kExitOk;
+    }
+    if (verb_name == "--version" || verb_name == "-V") {
+        std::cout << "assbin " << assbin::version_string << "\n";
         return assbin::cli::kExitOk;
     }
     for (const Verb& verb : kVerbs) {

@@ -4,6 +4,7 @@
 // Exit codes: 0 every pair the same (or differing only where --known-failures allows), 1 a pair
 // differs or a file is missing on one side, 2 unreadable input or usage error.
 #include "cli_common.hpp"
+#include "read_limit_options.hpp"
 #include "verbs.hpp"
 
 #include <assbin/compare.hpp>
@@ -67,6 +68,7 @@ struct Pair {
 
 struct Settings {
     CompareOptions compare;
+    ReadOptions read;
     std::set<std::string> known_failures;
     bool json = false;
     bool verbose = false;
@@ -97,14 +99,14 @@ std::set<std::string> dumps_under(const fs::path& root) {
 void compare_pair(Pair& pair, const Settings& settings) {
     Scene actual, expected;
     try {
-        actual = read_file(pair.actual);
+        actual = read_file(pair.actual, settings.read);
     } catch (const ParseError& error) {
         pair.status = Status::Unreadable;
         pair.error = std::string("ACTUAL ") + pair.actual.string() + ": " + error.what();
         return;
     }
     try {
-        expected = read_file(pair.expected);
+        expected = read_file(pair.expected, settings.read);
     } catch (const ParseError& error) {
         pair.status = Status::Unreadable;
         pair.error = std::string("EXPECTED ") + pair.expected.string() + ": " + error.what();
@@ -469,6 +471,7 @@ po::options_description cmp_options() {
         "json", "print the report as JSON")("verbose", "folders: list the pairs that are the same too")(
         "actual", po::value<std::string>()->required(), "the dump (or folder) under test")(
         "expected", po::value<std::string>()->required(), "the reference dump (or folder)");
+    options.add(read_limit_options());
     return options;
 }
 
@@ -493,6 +496,7 @@ int run_cmp(const std::vector<std::string>& args) {
     if (!vm) return exit_code;
     Settings settings;
     if (!read_settings(*vm, settings)) return kExitUnreadable;
+    settings.read = read_options_from(*vm);
     const std::string actual = (*vm)["actual"].as<std::string>();
     const std::string expected = (*vm)["expected"].as<std::string>();
 

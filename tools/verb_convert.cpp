@@ -2,6 +2,7 @@
 // file or a whole tree of them, in parallel. Every file is reported (a summary line, its warnings,
 // or the reason it failed); a failure never stops the batch, and the exit code is 1 if any failed.
 #include "cli_common.hpp"
+#include "read_limit_options.hpp"
 #include "verbs.hpp"
 
 #include <aem/io.hpp>
@@ -51,6 +52,7 @@ struct Outcome {
 
 struct Settings {
     converter::ConvertOptions options;
+    ReadOptions read;
     unsigned jobs = 1;
     bool quiet = false;
 };
@@ -103,14 +105,14 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
     return jobs;
 }
 
-Outcome run_job(const Job& job, const converter::ConvertOptions& base) {
+Outcome run_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options) {
     Outcome outcome;
     if (!job.setup_error.empty()) {
         outcome.error = job.setup_error;
         return outcome;
     }
     try {
-        const Scene scene = read_file(job.input);
+        const Scene scene = read_file(job.input, read_options);
         converter::ConvertOptions options = base;
         options.texture_stem = job.output.stem().string();
         converter::ConvertResult result = converter::convert(scene, options);
@@ -191,7 +193,7 @@ Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     std::condition_variable finished;
     const auto work = [&] {
         for (size_t j = next++; j < jobs.size(); j = next++) {
-            Outcome outcome = run_job(jobs[j], settings.options);
+            Outcome outcome = run_job(jobs[j], settings.options, settings.read);
             const std::lock_guard lock(mutex);
             outcomes[j] = std::move(outcome);
             finished.notify_one();
@@ -234,6 +236,7 @@ po::options_description describe_options() {
         "keep-embedded-bytes", "write compressed embedded textures byte for byte instead of as PNG")(
         "jobs,j", po::value<long>(), "files converted in parallel (default: the number of cores)")(
         "quiet,q", "print only errors")("input", po::value<std::vector<std::string>>(), "dumps or folders");
+    options.add(read_limit_options());
     return options;
 }
 
@@ -262,6 +265,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
         if (jobs < 1 || jobs > 1024) return usage_error("--jobs must be 1..1024");
         settings.jobs = static_cast<unsigned>(jobs);
     }
+    settings.read = read_options_from(vm);
     return settings;
 }
 

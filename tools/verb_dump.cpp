@@ -2,6 +2,7 @@
 // layout and writes it again in the current Assimp layout, full, shortened or compressed. The output
 // appears atomically (temporary file, fsync, rename); the input is never modified.
 #include "cli_common.hpp"
+#include "read_limit_options.hpp"
 #include "verbs.hpp"
 
 #include <assbin/reader.hpp>
@@ -59,6 +60,7 @@ int run_dump(const std::vector<std::string>& args) {
         "header source name (default: OUT as given, as Assimp 5.1+ does)")(
         "in", po::value<std::string>()->required(), "the dump to read (any Assimp version or variant)")(
         "out", po::value<std::string>()->required(), "the file to write (replaced atomically)");
+    options.add(read_limit_options());
     po::positional_options_description positional;
     positional.add("in", 1).add("out", 1);
     int exit_code = kExitOk;
@@ -77,7 +79,7 @@ int run_dump(const std::vector<std::string>& args) {
     write_options.source_name = vm->count("source-name") ? (*vm)["source-name"].as<std::string>() : out;
     write_options.command = command_field(args, in, out);
     try {
-        const Scene scene = read_file(in);
+        const Scene scene = read_file(in, read_options_from(*vm));
         if (scene.is_shortened() && !write_options.shortened) {
             print_error(in +
                         ": is a shortened dump (bounds and face hashes only), so it cannot be written as a "

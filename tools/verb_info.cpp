@@ -1,5 +1,6 @@
 // `assbin info FILE [--json]`: what `assimp info` shows and more, from the dump alone.
 #include "cli_common.hpp"
+#include "read_limit_options.hpp"
 #include "scene_facts.hpp"
 #include "verbs.hpp"
 
@@ -481,6 +482,7 @@ int run_info(const std::vector<std::string>& args) {
         "max-nodes", po::value<size_t>()->default_value(200)->value_name("N"),
         "nodes shown in the text tree (0 = all)")("file", po::value<std::string>()->required(),
                                                   "the dump (.assbin, compressed, or .assbin.regress)");
+    options.add(read_limit_options());
     po::positional_options_description positional;
     positional.add("file", 1);
     int exit_code = kExitOk;
@@ -490,7 +492,7 @@ int run_info(const std::vector<std::string>& args) {
 
     Scene scene;
     try {
-        scene = read_file(file);
+        scene = read_file(file, read_options_from(*vm));
     } catch (const ParseError& error) {
         print_parse_error(file, error);
         return kExitUnreadable;

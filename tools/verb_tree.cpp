@@ -1,6 +1,7 @@
 // `assbin tree FILE [--json] [--depth N]`: the chunk tree as the reader walked it. On a damaged
 // file it shows the tree up to the damage, then the error.
 #include "cli_common.hpp"
+#include "read_limit_options.hpp"
 #include "verbs.hpp"
 
 #include <assbin/format.hpp>
@@ -102,6 +103,7 @@ int run_tree(const std::vector<std::string>& args) {
         "depth", po::value<unsigned>()->value_name("N"),
         "show chunks down to depth N only (1 = SCENE alone)")(
         "file", po::value<std::string>()->required(), "the dump (.assbin, compressed, or .assbin.regress)");
+    options.add(read_limit_options());
     po::positional_options_description positional;
     positional.add("file", 1);
     int exit_code = kExitOk;
@@ -111,7 +113,7 @@ int run_tree(const std::vector<std::string>& args) {
     const unsigned max_depth = vm->count("depth") ? (*vm)["depth"].as<unsigned>() : ~0u;
 
     std::vector<ChunkRecord> chunks;
-    ReadOptions read_options;
+    ReadOptions read_options = read_options_from(*vm);
     read_options.chunk_trace = &chunks;
     std::optional<ParseError> error;
     bool compressed = false;

@@ -15,6 +15,16 @@ void ReadContext::fail(ErrorCode code, uint64_t offset, const std::string& messa
     throw ParseError(code, offset, path_string(), message);
 }
 
+void ReadContext::fail_allocation(uint64_t offset) const {
+    const ReadLimits& limits = options->limits;
+    fail(ErrorCode::LimitExceeded, offset,
+         "the scene would take more than " + std::to_string(allocation_cap) +
+             " bytes of memory (limits max_allocation_ratio = " +
+             std::to_string(limits.max_allocation_ratio) + " x the " + std::to_string(body_bytes) +
+             "-byte body + max_allocation_allowance = " + std::to_string(limits.max_allocation_allowance) +
+             " bytes)");
+}
+
 void ByteReader::fail_truncated(uint64_t bytes, const char* what) const {
     fail(ErrorCode::Truncated, std::string(what) + " needs " + std::to_string(bytes) + " bytes, but only " +
                                    std::to_string(remaining()) + " are left in this chunk");
@@ -29,6 +39,7 @@ void ByteReader::fail_count(uint64_t count, size_t record_bytes, const char* wha
 std::string ByteReader::string(const char* what) {
     const uint32_t length = u32(what);
     require(length, what);
+    context_->charge_string(length, offset());
     std::string text(reinterpret_cast<const char*>(data_ + position_), length);
     position_ += length;
     return text;
@@ -76,6 +87,7 @@ void ByteReader::vec3_array(uint32_t count, std::vector<Vec3>& out, const char* 
         return;
     }
     require_records(count, 16, what);
+    context_->charge_array<Vec3>(count, offset());
     out.resize(count);
     for (Vec3& v : out)
         v = vec3(what);
@@ -87,6 +99,7 @@ void ByteReader::color4_array(uint32_t count, std::vector<Color4>& out, const ch
         return;
     }
     require_records(count, 20, what);
+    context_->charge_array<Color4>(count, offset());
     out.resize(count);
     for (Color4& c : out)
         c = color4(what);
@@ -94,6 +107,7 @@ void ByteReader::color4_array(uint32_t count, std::vector<Color4>& out, const ch
 
 void ByteReader::bytes(size_t count, std::vector<uint8_t>& out, const char* what) {
     require(count, what);
+    context_->charge(count, offset());
     out.assign(reinterpret_cast<const uint8_t*>(data_ + position_),
                reinterpret_cast<const uint8_t*>(data_ + position_ + count));
     position_ += count;

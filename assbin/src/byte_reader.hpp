@@ -74,6 +74,7 @@ class ByteReader {
     template <class T>
     void records(uint32_t count, std::vector<T>& out, const char* what) {
         require_records(count, sizeof(T), what);
+        context_->charge_array<T>(count, offset());
         out.resize(count);
         // T is a plain record of floats or integers (Eigen fixed-size types are such records).
         if (count != 0)

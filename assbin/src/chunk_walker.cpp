@@ -17,8 +17,13 @@ std::string describe_id(uint32_t id) {
 
 void record_skipped(ByteReader& parent, const ChunkHead& head) {
     ReadContext& context = parent.context();
+    // Each record holds its chunk path, which grows with the nesting depth: counted, or a deep
+    // chain of empty unknown chunks would turn 8 bytes of input into kilobytes of paths.
+    const std::string path = context.path_string();
     if (context.skipped) {
-        context.skipped->push_back({head.id, head.offset, head.length, context.path_string()});
+        context.charge(sizeof(SkippedChunk), head.offset);
+        context.charge_string(path.size(), head.offset);
+        context.skipped->push_back({head.id, head.offset, head.length, path});
     }
     if (context.trace) {
         ChunkRecord record;
@@ -29,7 +34,9 @@ void record_skipped(ByteReader& parent, const ChunkHead& head) {
         record.depth = static_cast<unsigned>(context.path.size());
         record.skipped = true;
         record.complete = true;
-        record.path = context.path_string() + "/?";
+        record.path = path + "/?";
+        context.charge(sizeof(ChunkRecord), head.offset);
+        context.charge_string(record.path.size(), head.offset);
         context.trace->push_back(std::move(record));
     }
 }
@@ -98,12 +105,17 @@ size_t trace_enter(ReadContext& context, const ChunkHead& head) {
     record.declared_length = head.length;
     record.depth = static_cast<unsigned>(context.path.size() - 1);
     record.path = context.path_string();
+    context.charge(sizeof(ChunkRecord), head.offset);
+    context.charge_string(record.path.size(), head.offset);
     context.trace->push_back(std::move(record));
     return context.trace->size() - 1;
 }
 
 void trace_field(ReadContext& context, size_t record, const char* key, std::string value) {
-    if (record != SIZE_MAX) (*context.trace)[record].fields.emplace_back(key, std::move(value));
+    if (record == SIZE_MAX) return;
+    context.charge(sizeof(std::pair<std::string, std::string>), (*context.trace)[record].offset);
+    context.charge_string(value.size(), (*context.trace)[record].offset);
+    (*context.trace)[record].fields.emplace_back(key, std::move(value));
 }
 
 void trace_leave(ReadContext& context, size_t record, uint64_t payload_bytes) {

@@ -22,6 +22,7 @@ constexpr uint64_t kStreamOffset = kHeaderSize + 4;
 }
 
 uint64_t inflate_cap(size_t stream_size, const ReadLimits& limits) {
+    if (limits.max_inflate_ratio == 0) return 0;
     const uint64_t ratio_cap = stream_size > std::numeric_limits<uint64_t>::max() / limits.max_inflate_ratio
                                    ? std::numeric_limits<uint64_t>::max()
                                    : stream_size * limits.max_inflate_ratio;

@@ -36,6 +36,7 @@ void read_track(ByteReader& reader, KeyTrack<T>& track, size_t stride, const cha
         return;
     }
     reader.require_records(track.count, stride, what);
+    reader.context().charge_array<Key<T>>(track.count, reader.offset());
     track.keys.reserve(track.count);
     for (uint32_t i = 0; i < track.count; ++i)
         track.keys.push_back(read_key(reader));
@@ -105,6 +106,7 @@ Animation read_animation(ByteReader& scene, ReadContext& context, size_t index) 
     scope.field("duration", std::to_string(animation.duration));
     scope.field("ticks per second", std::to_string(animation.ticks_per_second));
     scope.field("channels", channel_count);
+    context.charge_array<NodeChannel>(channel_count, reader.offset());
     animation.channels.reserve(channel_count);
     for (uint32_t i = 0; i < channel_count; ++i)
         animation.channels.push_back(read_channel(reader, context, i));

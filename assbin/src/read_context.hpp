@@ -23,9 +23,30 @@ struct ReadContext {
     std::vector<ChunkRecord>* trace = nullptr;
     std::vector<SkippedChunk>* skipped = nullptr;
     Layout* layout = nullptr;
+    // Bytes the scene (and trace) being built will hold, counted before each allocation, against
+    // `allocation_cap` (ReadLimits::max_allocation_ratio x body + max_allocation_allowance).
+    uint64_t allocated = 0;
+    uint64_t allocation_cap = UINT64_MAX;
+    uint64_t body_bytes = 0;
 
     std::string path_string() const;
     [[noreturn]] void fail(ErrorCode code, uint64_t offset, const std::string& message) const;
+
+    // Counts `bytes` about to be allocated at `offset`; fails naming the limit when over the cap.
+    void charge(uint64_t bytes, uint64_t offset) {
+        allocated += bytes;
+        if (allocated > allocation_cap) fail_allocation(offset);
+    }
+    // Counts `count` elements of T (overflow-safe: a count is at most 2^32).
+    template <class T>
+    void charge_array(uint64_t count, uint64_t offset) {
+        charge(count * sizeof(T), offset);
+    }
+    // A heap string of `length` characters (short ones live inside the std::string).
+    void charge_string(uint64_t length, uint64_t offset) {
+        if (length > 15) charge(length + 1, offset);
+    }
+    [[noreturn]] void fail_allocation(uint64_t offset) const;
 
     // Size in bytes of the compound types, which grow in the 5.2.5+ double layout (§0).
     size_t vec3_bytes() const { return mixed_double ? 16 : 12; }

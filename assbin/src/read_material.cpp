@@ -39,6 +39,7 @@ Material read_material(ByteReader& scene, ReadContext& context, size_t index) {
     const uint32_t count = reader.u32("property count");
     reader.require_records(count, kChunkHeadSize, "MATPROP chunks");
     Material material;
+    context.charge_array<MaterialProperty>(count, reader.offset());
     material.properties.reserve(count);
     for (uint32_t i = 0; i < count; ++i)
         material.properties.push_back(read_property(reader, context, i));

@@ -75,6 +75,7 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
         index_total += count;
     }
     if (face_count == 0) return;
+    reader.context().charge_array<uint32_t>(uint64_t{face_count} + 1 + index_total, reader.offset());
     faces.offsets.resize(size_t{face_count} + 1);
     faces.indices.resize(index_total);
     uint32_t* out = faces.indices.data();
@@ -132,10 +133,12 @@ void read_vertex_arrays(ByteReader& reader, uint32_t components, Mesh& mesh) {
     }
     // Colours come before UVs; both stop at the first missing set, as every writer does.
     for (unsigned set = 0; set < kMaxColorSets && (components & has_color_set(set)); ++set) {
+        reader.context().charge_array<VertexStream<Color4>>(1, reader.offset());
         mesh.color_sets.push_back(read_color_stream(reader, n));
     }
     for (unsigned channel = 0; channel < kMaxUvChannels && (components & has_uv_channel(channel));
          ++channel) {
+        reader.context().charge_array<UvChannel>(1, reader.offset());
         UvChannel uv;
         uv.component_count = reader.u32("UV component count");
         static_cast<VertexStream<Vec3>&>(uv) = read_vec3_stream(reader, n, "texture coordinates");
@@ -196,6 +199,7 @@ Mesh read_mesh(ByteReader& scene, ReadContext& context, size_t index) {
         read_faces(reader, mesh.face_count, mesh.uses_32bit_indices(), mesh.faces);
     }
     reader.require_records(bone_count, kChunkHeadSize, "BONE chunks");
+    context.charge_array<Bone>(bone_count, reader.offset());
     mesh.bones.reserve(bone_count);
     for (uint32_t i = 0; i < bone_count; ++i)
         mesh.bones.push_back(read_bone(reader, context, i));

@@ -34,6 +34,7 @@ MetadataValue read_metadata_value(ByteReader& reader, uint16_t type) {
 }
 
 void read_metadata(ByteReader& reader, uint32_t count, std::vector<MetadataEntry>& out) {
+    reader.context().charge_array<MetadataEntry>(count, reader.offset());
     out.reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
         MetadataEntry entry;
@@ -84,6 +85,8 @@ void enter_node(ByteReader& parent, ReadContext& context, std::vector<Node>& nod
     if (context.node_metadata)
         trace_field(context, frame.trace_record, "metadata", std::to_string(frame.metadata_count));
 
+    // The node, its index in the parent's children, and its stack frame while it is open.
+    context.charge(sizeof(Node) + sizeof(uint32_t) + sizeof(NodeFrame), head.offset);
     frame.node = static_cast<uint32_t>(nodes.size());
     if (parent_index >= 0) nodes[static_cast<size_t>(parent_index)].children.push_back(frame.node);
     nodes.push_back(std::move(node));
@@ -138,6 +141,7 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
     std::vector<ChunkRecord>* const caller_trace = context.trace;
     std::vector<SkippedChunk>* const caller_skipped = context.skipped;
     const size_t path_depth = context.path.size();
+    const uint64_t allocated_before = context.allocated; // a failed trial's nodes are freed
 
     struct Outcome {
         LayoutTrial trial;
@@ -145,6 +149,7 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
         std::vector<ChunkRecord> trace;
         std::vector<SkippedChunk> skipped;
         ByteReader after;
+        uint64_t allocated = 0;
     };
     std::optional<Outcome> accepted;
     std::optional<ParseError> furthest_error;
@@ -155,8 +160,10 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
         context.mixed_double = trial.mixed_double;
         context.trace = caller_trace ? &outcome.trace : nullptr;
         context.skipped = &outcome.skipped;
+        context.allocated = allocated_before;
         try {
             outcome.nodes = read_tree_with_current_layout(outcome.after, context);
+            outcome.allocated = context.allocated;
         } catch (const ParseError& error) {
             // A limit is a policy, not a layout mismatch: no other trial should hide it.
             if (error.code() == ErrorCode::LimitExceeded) {
@@ -185,6 +192,7 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
     }
     context.node_metadata = accepted->trial.node_metadata;
     context.mixed_double = accepted->trial.mixed_double;
+    context.allocated = accepted->allocated;
     if (caller_trace)
         caller_trace->insert(caller_trace->end(), accepted->trace.begin(), accepted->trace.end());
     if (caller_skipped) {

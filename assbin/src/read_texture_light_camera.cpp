@@ -16,15 +16,21 @@ Texture read_texture(ByteReader& scene, ReadContext& context, size_t index) {
     Texture texture;
     texture.width = reader.u32("texture width");
     texture.height = reader.u32("texture height");
+    // width x height fits in 64 bits, but x 4 texel bytes does not always (2^31 x 2^31 x 4 wraps
+    // to 0): the texel count is checked against what is left before it is turned into bytes.
+    const uint64_t texels = uint64_t{texture.width} * texture.height;
+    const bool too_many_texels = !context.shortened && texture.height != 0 && texels > reader.remaining() / 4;
     const uint64_t data_bytes = context.shortened     ? 0
                                 : texture.height == 0 ? uint64_t{texture.width}
-                                                      : uint64_t{texture.width} * texture.height * 4;
-    if (data_bytes > reader.remaining()) {
-        reader.fail(ErrorCode::Truncated, "the texture data (" + std::to_string(data_bytes) + " bytes for " +
-                                              std::to_string(texture.width) + " x " +
-                                              std::to_string(texture.height) + ") does not fit in the " +
-                                              std::to_string(reader.remaining()) +
-                                              " bytes left in the TEXTURE chunk");
+                                : too_many_texels     ? UINT64_MAX
+                                                      : texels * 4;
+    if (too_many_texels || data_bytes > reader.remaining()) {
+        const std::string size =
+            too_many_texels ? "4 bytes per texel" : std::to_string(data_bytes) + " bytes";
+        reader.fail(ErrorCode::Truncated,
+                    "the texture data (" + size + " for " + std::to_string(texture.width) + " x " +
+                        std::to_string(texture.height) + ") does not fit in the " +
+                        std::to_string(reader.remaining()) + " bytes left in the TEXTURE chunk");
     }
     const uint64_t hint_bytes = reader.remaining() - data_bytes;
     if (hint_bytes != 4 && hint_bytes != 8) {

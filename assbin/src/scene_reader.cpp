@@ -6,6 +6,7 @@
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,7 @@ namespace {
 template <class T, class ReadOne>
 void read_children(ByteReader& scene, ReadContext& context, uint32_t count, std::vector<T>& out,
                    ReadOne read_one) {
+    context.charge_array<T>(count, scene.offset());
     out.reserve(count);
     for (uint32_t i = 0; i < count; ++i)
         out.push_back(read_one(scene, context, i));
@@ -123,6 +125,13 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
     context.trace = options.chunk_trace;
     context.skipped = &scene.skipped_chunks;
     context.layout = &scene.layout;
+    context.body_bytes = body.size();
+    const ReadLimits& limits = options.limits;
+    context.allocation_cap =
+        body.size() > (UINT64_MAX - limits.max_allocation_allowance) /
+                          std::max<uint64_t>(limits.max_allocation_ratio, 1)
+            ? UINT64_MAX
+            : body.size() * limits.max_allocation_ratio + limits.max_allocation_allowance;
     ByteReader reader(body.data(), body.size(), kHeaderSize, context);
     uint32_t scene_length = 0;
     if (reader.remaining() >= kChunkHeadSize) scene_length = reader.peek_u32(4);

@@ -52,9 +52,14 @@ struct NodeGraph {
     const std::vector<uint32_t>& nodes_named(std::string_view name) const;
 };
 
-// Global transforms in double, references checked against the mesh count. Throws ConvertError
-// (Internal) when a parent does not precede its child, which the reader guarantees.
-NodeGraph flatten_nodes(const assbin::Scene& scene, Report& report);
+// Throws ConvertError (BadReference) naming the first node mesh index, mesh material index or
+// bone-weight vertex index outside its array (references.cpp).
+void refuse_broken_references(const assbin::Scene& scene);
+
+// Global transforms in double and the (node, mesh) references, which refuse_broken_references has
+// checked. Throws ConvertError (Internal) when a parent does not precede its child, which the
+// reader guarantees.
+NodeGraph flatten_nodes(const assbin::Scene& scene);
 
 // What baking and skinning read per vertex, wherever it lives (see PreparedMesh).
 struct VertexView {
@@ -190,8 +195,7 @@ SkinTally skin_vertices(const VertexWeights& weights, const VertexView& view,
 // ---- emit_geometry.cpp: the vertex and index sections ----
 
 struct EmitResult {
-    bool needs_default_material = false; // a mesh's material index is past the material list
-    bool vertices_valid = true;          // every vertex keeps aem::validate's vertex rules
+    bool vertices_valid = true; // every vertex keeps aem::validate's vertex rules
 };
 
 // Every reference with triangles becomes one AEM mesh, in reference order: its vertices baked by
@@ -211,10 +215,10 @@ void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, co
 
 // ---- materials_textures.cpp ----
 
-// One AEM material per scene material (same index), plus a default one at the end when
-// `add_default` is set; textures resolved, embedded ones extracted into `files`. Throws
-// ConvertError (NameTooLong) naming the material whose texture name is over 127 bytes.
-void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, bool add_default,
-                       aem::Model& model, std::vector<TextureFile>& files, Report& report);
+// One AEM material per scene material (same index); textures resolved, embedded ones extracted
+// into `files`. Throws ConvertError naming the material: NameTooLong for a texture name over 127
+// bytes, BadReference for a "*N" path past the embedded textures.
+void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
+                       std::vector<TextureFile>& files, Report& report);
 
 } // namespace assbin::converter::detail

@@ -20,6 +20,8 @@ const char* refusal_name(Refusal refusal) {
         return "name-too-long";
     case Refusal::NonFinite:
         return "non-finite";
+    case Refusal::BadReference:
+        return "bad-reference";
     case Refusal::Internal:
         return "internal";
     }
@@ -152,7 +154,8 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     StageClock clock(result.stage_seconds);
 
     refuse_shortened(scene);
-    const NodeGraph graph = flatten_nodes(scene, report);
+    refuse_broken_references(scene);
+    const NodeGraph graph = flatten_nodes(scene);
     clock.lap("flatten");
     std::vector<PreparedMesh> meshes = prepare_meshes(scene, options, report, result.stats);
     clock.lap("triangulate");
@@ -167,7 +170,7 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("bake+skin");
     convert_animations(scene, skeleton, channels, options, result.model, report);
     clock.lap("animation");
-    convert_materials(scene, options, emitted.needs_default_material, result.model, result.textures, report);
+    convert_materials(scene, options, result.model, result.textures, report);
     result.stats.textures_written = result.textures.size();
     clock.lap("materials+textures");
     check_model(result.model, emitted.vertices_valid);

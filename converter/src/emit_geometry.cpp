@@ -214,12 +214,9 @@ class GeometryEmitter {
                 emitted.vertices_valid = emitted.vertices_valid && blocks_[block].valid;
             }
             report_reference(placement, repaired, skin);
-            const uint32_t material = scene_.meshes[m].material_index;
-            const bool known_material = material < scene_.materials.size();
-            emitted.needs_default_material = emitted.needs_default_material || !known_material;
+            // refuse_broken_references checked the material index.
             result_.model.meshes.push_back(
-                {placement.first_index, placement.index_count,
-                 known_material ? material : static_cast<uint32_t>(scene_.materials.size())});
+                {placement.first_index, placement.index_count, scene_.meshes[m].material_index});
             if (options_.record_vertex_origins) {
                 for (size_t v = 0; v < placement.view.count; ++v)
                     result_.vertex_origins.push_back({n, m, placement.view.source_of(v)});
@@ -244,12 +241,6 @@ class GeometryEmitter {
         if (skin.unweighted > 0) {
             report_.warn(where + ": " + std::to_string(skin.unweighted) +
                          " skinned vertices have no bone weight left; they stay in the bind pose");
-        }
-        const uint32_t material = scene_.meshes[m].material_index;
-        if (material >= scene_.materials.size()) {
-            report_.warn(mesh_label(m) + " uses material " + std::to_string(material) +
-                         ", but the scene has " + std::to_string(scene_.materials.size()) +
-                         "; it gets a material without textures");
         }
     }
 

@@ -39,7 +39,7 @@ const std::vector<uint32_t>& NodeGraph::nodes_named(std::string_view name) const
     return found == by_name.end() ? kNone : found->second;
 }
 
-NodeGraph flatten_nodes(const assbin::Scene& scene, Report& report) {
+NodeGraph flatten_nodes(const assbin::Scene& scene) {
     NodeGraph graph;
     graph.global.resize(scene.nodes.size());
     for (uint32_t n = 0; n < scene.nodes.size(); ++n) {
@@ -54,15 +54,8 @@ NodeGraph flatten_nodes(const assbin::Scene& scene, Report& report) {
                                                       std::to_string(node.parent) + " does not precede it");
         }
         graph.by_name[node.name].push_back(n);
-        for (const uint32_t mesh : node.meshes) {
-            if (mesh < scene.meshes.size()) {
-                graph.references.push_back({n, mesh});
-            } else {
-                report.warn(node_label(scene, n) + " refers to mesh " + std::to_string(mesh) +
-                            ", but the scene has " + std::to_string(scene.meshes.size()) +
-                            "; the reference is skipped");
-            }
-        }
+        for (const uint32_t mesh : node.meshes) // refuse_broken_references checked each index
+            graph.references.push_back({n, mesh});
     }
     return graph;
 }

@@ -215,11 +215,16 @@ class TextureTable {
         uint64_t n = 0;
         const char* end = path.data() + path.size();
         const auto [stop, error] = std::from_chars(path.data() + 1, end, n);
-        if (error != std::errc() || stop != end || n >= scene_.textures.size()) {
+        if (error != std::errc() || stop != end) {
             report_.warn(material_label(scene_, m) + ": " + slot + " texture " + quote_name(path) +
-                         " names no embedded texture (the scene has " +
-                         std::to_string(scene_.textures.size()) + "); the slot is left empty");
+                         " is not a \"*N\" embedded-texture reference; the slot is left empty");
             return aem::kNone;
+        }
+        if (n >= scene_.textures.size()) {
+            throw ConvertError(Refusal::BadReference,
+                               material_label(scene_, m) + ": the " + slot + " texture " + quote_name(path) +
+                                   " names embedded texture " + std::to_string(n) + ", but the scene has " +
+                                   std::to_string(scene_.textures.size()));
         }
         const std::optional<std::string> name = extract(n);
         return name ? index_of(*name, m, slot) : aem::kNone;
@@ -248,8 +253,8 @@ class TextureTable {
 
 } // namespace
 
-void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, bool add_default,
-                       aem::Model& model, std::vector<TextureFile>& files, Report& report) {
+void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
+                       std::vector<TextureFile>& files, Report& report) {
     TextureTable textures(scene, options, model, files, report);
     for (size_t m = 0; m < scene.materials.size(); ++m) {
         const assbin::Material& material = scene.materials[m];
@@ -259,7 +264,6 @@ void convert_materials(const assbin::Scene& scene, const ConvertOptions& options
         out.orm_texture = textures.resolve(orm_path(material), m, "ORM");
         model.materials.push_back(out);
     }
-    if (add_default) model.materials.push_back(aem::Material{});
     // Embedded textures no slot names as "*N" (Assimp importers that refer to them by their own
     // file name, which ASSBIN does not keep) are written too, so that no image is lost.
     for (uint64_t n = 0; n < scene.textures.size(); ++n)

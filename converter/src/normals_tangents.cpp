@@ -169,15 +169,49 @@ void generate_normals(TriangleMesh& mesh, float crease_degrees) {
     const GroupTriangles around = triangles_by_group(mesh, group);
     const float cos_crease = std::cos(crease_degrees * std::numbers::pi_v<float> / 180.0f);
 
+    // Per position group, its triangles' face directions with equal ones merged (areas summed): a
+    // corner then weighs its group's directions, not every triangle around it, which would cost
+    // the square of the valence (a 65,535-triangle fan: 4e9 steps). A group with more than
+    // kMaxDirections distinct directions, which only hostile or pathological meshes have, is
+    // smoothed without crease splitting, so the cost stays linear in the mesh size.
+    constexpr uint32_t kMaxDirections = 64;
+    struct Direction {
+        Eigen::Vector3f unit, area;
+    };
+    const size_t groups = around.first.size() - 1;
+    std::vector<uint32_t> first_direction(groups + 1, 0);
+    std::vector<Direction> directions;
+    std::vector<Eigen::Vector3f> group_area(groups, Eigen::Vector3f::Zero());
+    std::vector<uint8_t> smooth_only(groups, 0);
+    for (size_t g = 0; g < groups; ++g) {
+        first_direction[g] = static_cast<uint32_t>(directions.size());
+        for (uint32_t k = around.first[g]; k < around.first[g + 1]; ++k) {
+            const uint32_t t = around.list[k];
+            group_area[g] += area[t];
+            if (smooth_only[g]) continue;
+            const auto begin = directions.begin() + first_direction[g];
+            const auto same =
+                std::find_if(begin, directions.end(), [&](const Direction& d) { return d.unit == unit[t]; });
+            if (same != directions.end()) {
+                same->area += area[t];
+            } else if (directions.end() - begin < kMaxDirections) {
+                directions.push_back({unit[t], area[t]});
+            } else {
+                smooth_only[g] = 1;
+                directions.resize(first_direction[g]);
+            }
+        }
+    }
+    first_direction[groups] = static_cast<uint32_t>(directions.size());
+
     std::vector<Eigen::Vector3f> corner_normals(mesh.triangles.size());
     for (size_t c = 0; c < mesh.triangles.size(); ++c) {
         const size_t t = c / 3;
         const uint32_t g = group[mesh.triangles[c]];
-        Eigen::Vector3f sum = Eigen::Vector3f::Zero(), all = Eigen::Vector3f::Zero();
-        for (uint32_t k = around.first[g]; k < around.first[g + 1]; ++k) {
-            const uint32_t other = around.list[k];
-            all += area[other];
-            if (unit[t].dot(unit[other]) >= cos_crease) sum += area[other];
+        const Eigen::Vector3f& all = group_area[g];
+        Eigen::Vector3f sum = smooth_only[g] ? all : Eigen::Vector3f::Zero();
+        for (uint32_t d = first_direction[g]; d < first_direction[g + 1]; ++d) {
+            if (unit[t].dot(directions[d].unit) >= cos_crease) sum += directions[d].area;
         }
         Eigen::Vector3f normal = normalized_or_zero(sum);
         if (normal.isZero()) normal = normalized_or_zero(all); // a degenerate face takes its neighbours'

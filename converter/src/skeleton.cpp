@@ -339,7 +339,9 @@ bool skin_few(const VertexWeights& weights, uint32_t source, std::span<const int
     for (uint32_t i = 0; i < count; ++i) {
         bones[i] = bone_map[entries[i].slot];
         values[i] = entries[i].weight;
-        ok &= (bones[i] >= 0) & (values[i] > 0) & (values[i] < std::numeric_limits<float>::infinity());
+        // Branch-free on purpose (this runs per vertex): bools widened to unsigned, then and-ed.
+        ok &= unsigned{bones[i] >= 0} & unsigned{values[i] > 0} &
+              unsigned{values[i] < std::numeric_limits<float>::infinity()};
         for (uint32_t j = 0; j < i; ++j)
             ok &= bones[j] != bones[i];
         total += values[i];

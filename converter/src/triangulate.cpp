@@ -47,7 +47,8 @@ bool inside_or_on(const Eigen::Vector2d& p, const Eigen::Vector2d& a, const Eige
 
 class EarClipper {
   public:
-    explicit EarClipper(std::vector<Eigen::Vector2d> flat) : flat_(std::move(flat)) {
+    EarClipper(std::vector<Eigen::Vector2d> flat, uint64_t* work_budget)
+        : flat_(std::move(flat)), budget_(work_budget) {
         for (uint32_t i = 0; i < flat_.size(); ++i)
             ring_.push_back(i);
     }
@@ -56,28 +57,53 @@ class EarClipper {
         std::vector<std::array<uint32_t, 3>> triangles;
         size_t start = 0;
         while (ring_.size() > 3) {
-            const size_t ear = find_ear(start);
+            const std::optional<size_t> ear = find_ear(start);
+            if (!ear || !spend(ring_.size())) {
+                fan_rest(triangles);
+                return triangles;
+            }
             const size_t n = ring_.size();
-            triangles.push_back({ring_[(ear + n - 1) % n], ring_[ear], ring_[(ear + 1) % n]});
-            ring_.erase(ring_.begin() + static_cast<std::ptrdiff_t>(ear));
-            start = ear == 0 ? 0 : ear - 1; // ears appear next to the last one clipped
+            triangles.push_back({ring_[(*ear + n - 1) % n], ring_[*ear], ring_[(*ear + 1) % n]});
+            ring_.erase(ring_.begin() + static_cast<std::ptrdiff_t>(*ear));
+            start = *ear == 0 ? 0 : *ear - 1; // ears appear next to the last one clipped
         }
         if (area_of(0, 1, 2) != 0 || triangles.empty()) triangles.push_back({ring_[0], ring_[1], ring_[2]});
         return triangles;
     }
 
+    bool fanned() const { return fanned_; }
+
   private:
+    // Takes `units` from the budget; false once it is spent (and from then on).
+    bool spend(uint64_t units) {
+        if (!budget_) return true;
+        if (*budget_ < units) {
+            *budget_ = 0;
+            return false;
+        }
+        *budget_ -= units;
+        return true;
+    }
+
+    void fan_rest(std::vector<std::array<uint32_t, 3>>& triangles) {
+        fanned_ = true;
+        for (size_t i = 1; i + 1 < ring_.size(); ++i)
+            triangles.push_back({ring_[0], ring_[i], ring_[i + 1]});
+    }
+
     double area_of(size_t prev, size_t at, size_t next) const {
         return cross2(flat_[ring_[prev]], flat_[ring_[at]], flat_[ring_[next]]);
     }
 
-    bool is_ear(size_t at) const {
+    // nullopt when the budget ran out during the test.
+    std::optional<bool> is_ear(size_t at) {
         const size_t n = ring_.size();
         const size_t prev = (at + n - 1) % n, next = (at + 1) % n;
         if (area_of(prev, at, next) <= 0) return false; // reflex or collinear: never a tip
         const Eigen::Vector2d& a = flat_[ring_[prev]];
         const Eigen::Vector2d& b = flat_[ring_[at]];
         const Eigen::Vector2d& c = flat_[ring_[next]];
+        if (!spend(n)) return std::nullopt;
         for (size_t k = 0; k < n; ++k) {
             if (k == prev || k == at || k == next) continue;
             const Eigen::Vector2d& p = flat_[ring_[k]];
@@ -88,11 +114,14 @@ class EarClipper {
     }
 
     // The first ear from `start` on; when the polygon is not simple and has none, the corner with
-    // the largest convex area (or any corner) so that clipping always ends.
-    size_t find_ear(size_t start) const {
+    // the largest convex area (or any corner) so that clipping always ends. nullopt when the work
+    // budget ran out.
+    std::optional<size_t> find_ear(size_t start) {
         const size_t n = ring_.size();
         for (size_t k = 0; k < n; ++k) {
-            if (is_ear((start + k) % n)) return (start + k) % n;
+            const std::optional<bool> ear = is_ear((start + k) % n);
+            if (!ear) return std::nullopt;
+            if (*ear) return (start + k) % n;
         }
         size_t best = 0;
         double best_area = -std::numeric_limits<double>::infinity();
@@ -108,6 +137,8 @@ class EarClipper {
 
     std::vector<Eigen::Vector2d> flat_;
     std::vector<uint32_t> ring_;
+    uint64_t* budget_ = nullptr;
+    bool fanned_ = false;
 };
 
 // A quad without allocating: the fan from corner 0 when every corner is convex, else the fan from
@@ -137,14 +168,18 @@ std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span
 
 } // namespace
 
-std::vector<std::array<uint32_t, 3>> triangulate_polygon(std::span<const Eigen::Vector3f> corners) {
+std::vector<std::array<uint32_t, 3>> triangulate_polygon(std::span<const Eigen::Vector3f> corners,
+                                                         uint64_t* work_budget, bool* fanned) {
     if (corners.size() < 3) return {};
     if (corners.size() == 3) return {{0, 1, 2}};
     if (corners.size() == 4) {
         const auto [a, b] = split_quad(corners);
         return {a, b};
     }
-    return EarClipper(project_to_plane(corners)).run();
+    EarClipper clipper(project_to_plane(corners), work_budget);
+    std::vector<std::array<uint32_t, 3>> triangles = clipper.run();
+    if (fanned) *fanned = clipper.fanned();
+    return triangles;
 }
 
 namespace detail {
@@ -152,7 +187,7 @@ namespace detail {
 namespace {
 
 struct FaceTally {
-    size_t empty = 0, points = 0, lines = 0, out_of_range = 0, non_finite = 0, polygons = 0;
+    size_t empty = 0, points = 0, lines = 0, out_of_range = 0, non_finite = 0, polygons = 0, fanned = 0;
 };
 
 bool finite(const Eigen::Vector3f& v) {
@@ -187,6 +222,8 @@ std::vector<uint32_t> triangles_of(const assbin::Mesh& mesh, std::span<const Eig
     triangles.reserve(mesh.faces.indices.size());
     std::vector<Eigen::Vector3f> corners;
     const size_t vertex_count = positions.size();
+    // Ear clipping is quadratic in a polygon's corners: the mesh's budget is linear in its size.
+    uint64_t work_budget = (uint64_t{1} << 24) + 64 * uint64_t{mesh.faces.indices.size()};
     for (size_t f = 0; f < mesh.faces.size(); ++f) {
         const std::span<const uint32_t> face = mesh.faces.face(f);
         if (face.size() < 3) {
@@ -217,10 +254,12 @@ std::vector<uint32_t> triangles_of(const assbin::Mesh& mesh, std::span<const Eig
                 triangles.push_back(face[corner]);
             continue;
         }
-        for (const auto& triangle : triangulate_polygon(corners)) {
+        bool fanned = false;
+        for (const auto& triangle : triangulate_polygon(corners, &work_budget, &fanned)) {
             for (const uint32_t corner : triangle)
                 triangles.push_back(face[corner]);
         }
+        if (fanned) ++tally.fanned;
     }
     return triangles;
 }
@@ -243,6 +282,11 @@ void report_tally(const FaceTally& tally, uint32_t mesh_index, Report& report, C
     say(tally.empty, "face", "faces", ": no indices");
     say(tally.out_of_range, "face", "faces", ": an index is not below the vertex count");
     say(tally.non_finite, "face", "faces", ": a corner's position is not a finite number");
+    if (tally.fanned > 0) {
+        report.warn(mesh_label(mesh_index) + ": " + std::to_string(tally.fanned) +
+                    (tally.fanned == 1 ? " polygon" : " polygons") +
+                    " too large to ear-clip within the mesh's work budget fanned from a corner");
+    }
 }
 
 // The used vertices' values; `used` empty means every vertex, in order.

@@ -100,6 +100,31 @@ bool confirms_non_finite(const assbin::Scene& scene) {
                        [](const assbin::Node& node) { return !node.transform.allFinite(); });
 }
 
+// Some index outside its array: a node's mesh, a mesh's material, a weight's vertex, a "*N" texture.
+bool confirms_bad_reference(const assbin::Scene& scene) {
+    for (const assbin::Node& node : scene.nodes) {
+        for (const uint32_t m : node.meshes)
+            if (m >= scene.meshes.size()) return true;
+    }
+    for (const assbin::Mesh& mesh : scene.meshes) {
+        if (mesh.material_index >= scene.materials.size()) return true;
+        for (const assbin::Bone& bone : mesh.bones) {
+            for (const assbin::VertexWeight& weight : bone.weights)
+                if (weight.vertex >= mesh.vertex_count) return true;
+        }
+    }
+    for (const assbin::Material& material : scene.materials) {
+        for (const assbin::MaterialProperty& property : material.properties) {
+            const std::string path = property.key == "$tex.file" ? property.string_value().value_or("") : "";
+            if (path.size() > 1 && path.size() < 20 && path[0] == '*' &&
+                path.find_first_not_of("0123456789", 1) == std::string::npos &&
+                std::stoull(path.substr(1)) >= scene.textures.size())
+                return true;
+        }
+    }
+    return false;
+}
+
 bool reason_is_true(Refusal refusal, const assbin::Scene& scene) {
     switch (refusal) {
     case Refusal::Shortened:
@@ -110,6 +135,8 @@ bool reason_is_true(Refusal refusal, const assbin::Scene& scene) {
         return confirms_long_name(scene);
     case Refusal::NonFinite:
         return confirms_non_finite(scene);
+    case Refusal::BadReference:
+        return confirms_bad_reference(scene);
     case Refusal::Internal:
         return false;
     }

@@ -211,22 +211,38 @@ BOOST_AUTO_TEST_CASE(an_undecodable_embedded_file_is_written_unchanged_with_its_
     BOOST_TEST(mentions(result.warnings, "embedded texture 0", "written unchanged"));
 }
 
-BOOST_AUTO_TEST_CASE(an_embedded_reference_past_the_texture_count_is_reported_and_left_empty) {
-    const ConvertResult result = convert(one_material({string_property("$tex.file", "*3", kDiffuse)}).scene);
-    BOOST_TEST(result.model.materials[0].base_color_texture == -1);
-    BOOST_TEST(result.model.textures.empty());
-    BOOST_TEST(mentions(result.warnings, "material 0 ('Skin')", "'*3'"));
+BOOST_AUTO_TEST_CASE(an_embedded_reference_past_the_texture_count_is_refused) {
+    try {
+        convert(one_material({string_property("$tex.file", "*3", kDiffuse)}).scene);
+        BOOST_ERROR("converted a material naming embedded texture 3 of 0");
+    } catch (const assbin::converter::ConvertError& error) {
+        BOOST_TEST(assbin::converter::refusal_name(error.refusal()) == std::string("bad-reference"));
+        BOOST_TEST(std::string(error.what())
+                           .find("material 0 ('Skin'): the base colour texture '*3' names "
+                                 "embedded texture 3, but the scene has 0") != std::string::npos,
+                   error.what());
+    }
 }
 
-BOOST_AUTO_TEST_CASE(a_mesh_with_a_missing_material_gets_a_default_one) {
+BOOST_AUTO_TEST_CASE(a_texture_path_that_only_starts_with_a_star_is_reported_and_left_empty) {
+    const ConvertResult result = convert(one_material({string_property("$tex.file", "*x", kDiffuse)}).scene);
+    BOOST_TEST(result.model.materials[0].base_color_texture == -1);
+    BOOST_TEST(mentions(result.warnings, "material 0 ('Skin')", "'*x'"));
+}
+
+BOOST_AUTO_TEST_CASE(a_mesh_with_a_missing_material_is_refused) {
     SceneMaker s;
     s.triangle(5);
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
-    const ConvertResult result = convert(s.scene);
-    BOOST_TEST_REQUIRE(result.model.materials.size() == 1u);
-    BOOST_TEST((result.model.materials[0] == aem::Material{}));
-    BOOST_TEST(result.model.meshes[0].material == 0u);
-    BOOST_TEST(mentions(result.warnings, "mesh 0", "material 5"));
+    try {
+        convert(s.scene);
+        BOOST_ERROR("converted a mesh whose material index is past the materials");
+    } catch (const assbin::converter::ConvertError& error) {
+        BOOST_TEST(assbin::converter::refusal_name(error.refusal()) == std::string("bad-reference"));
+        BOOST_TEST(std::string(error.what()).find("mesh 0 uses material 5, but the scene has 0 materials") !=
+                       std::string::npos,
+                   error.what());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -82,11 +82,12 @@ struct ConvertResult {
 
 // Why a scene is refused. Each is a fact about the input, never a converter fault, except Internal.
 enum class Refusal {
-    Shortened,   // the dump holds bounds and hashes instead of vertices and faces
-    NoTriangles, // no mesh keeps a triangle (no meshes, only points/lines, or only broken faces)
-    NameTooLong, // a texture or animation name over 127 bytes (up to its first NUL, as C reads it)
-    NonFinite,   // a node transform holds NaN or infinity, so no vertex has a place
-    Internal,    // the model broke an AEM invariant: a converter bug, reported instead of written
+    Shortened,    // the dump holds bounds and hashes instead of vertices and faces
+    NoTriangles,  // no mesh keeps a triangle (no meshes, only points/lines, or only broken faces)
+    NameTooLong,  // a texture or animation name over 127 bytes (up to its first NUL, as C reads it)
+    NonFinite,    // a node transform holds NaN or infinity, so no vertex has a place
+    BadReference, // a mesh, material, embedded texture or bone-weight vertex index outside its array
+    Internal,     // the model broke an AEM invariant: a converter bug, reported instead of written
 };
 
 // A short stable name for the refusal ("shortened", "no-triangles", ...).

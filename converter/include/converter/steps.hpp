@@ -23,7 +23,14 @@ namespace assbin::converter {
 // triangle of exactly zero area is left out). Quads take the diagonal from their reflex or
 // collinear corner. A polygon that is not simple still gets triangles: where no ear is found, the
 // corner with the largest convex turn is clipped.
-std::vector<std::array<uint32_t, 3>> triangulate_polygon(std::span<const Eigen::Vector3f> corners);
+// Ear clipping costs O(n^2) point tests for n corners (O(n^3) when no ears exist), so a hostile
+// 65,535-corner face could take hours: when `work_budget` is given, each point test and each corner
+// removal spends one unit of it, and once it is spent the rest of the polygon is fanned from its
+// first remaining corner (`*fanned` is set). The converter gives each mesh a budget linear in its
+// index count.
+std::vector<std::array<uint32_t, 3>> triangulate_polygon(std::span<const Eigen::Vector3f> corners,
+                                                         uint64_t* work_budget = nullptr,
+                                                         bool* fanned = nullptr);
 
 // ---- normals and tangents (rule 7) ----
 

@@ -1,0 +1,49 @@
+// compare() on two hostile inputs. The input is [u32 length of A][A][B]; each side is any variant.
+// Comparing must not crash whatever the two scenes hold (broken references, mismatched counts,
+// one side shortened), a scene must equal itself, and the total must count every listed difference.
+#include "fuzz_input.hpp"
+
+#include <assbin/compare.hpp>
+
+#include <optional>
+#include <stdexcept>
+
+namespace {
+
+std::optional<assbin::Scene> try_read(std::span<const std::byte> bytes) {
+    try {
+        return assbin::read_scene(bytes, assbin_fuzz::fuzz_read_options());
+    } catch (const assbin::ParseError&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size < 5) return 0;
+    uint32_t first_size;
+    std::memcpy(&first_size, data, 4);
+    const std::span<const std::byte> rest = assbin_fuzz::as_bytes(data + 4, size - 4);
+    first_size = static_cast<uint32_t>(std::min<size_t>(first_size, rest.size()));
+    const std::optional<assbin::Scene> a = try_read(rest.first(first_size));
+    const std::optional<assbin::Scene> b = try_read(rest.subspan(first_size));
+    if (!a || !b) return 0;
+
+    assbin::CompareOptions options;
+    options.max_diffs = 8;
+    options.epsilon = (data[4] & 1) ? 0.0 : 0.1;
+    if (data[4] & 2) options.ulps = 4;
+    if (data[4] & 4) options.relative = 1e-6;
+    if (data[4] & 8) options.ignore = {"*/tangents*", "scene/node*/metadata*"};
+    try {
+        const assbin::CompareResult result = assbin::compare(*a, *b, options);
+        if (result.differences.size() > options.max_diffs || result.total < result.differences.size())
+            assbin_fuzz::invariant_broken("compare listed more differences than it counted or kept");
+        if (!assbin::compare(*a, *a, options).same())
+            assbin_fuzz::invariant_broken("a scene differs from itself");
+    } catch (const std::invalid_argument&) {
+        // Documented: a full side whose faces cannot be hashed against a shortened one.
+    }
+    return 0;
+}

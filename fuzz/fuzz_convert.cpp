@@ -1,0 +1,27 @@
+// The converter downstream of the reader: whatever scene a hostile full dump reads as, convert()
+// either refuses it with a ConvertError or returns a model that passes aem::validate (convert
+// checks that itself; a model that slipped through would be a converter bug).
+#include "fuzz_input.hpp"
+
+#include <aem/validate.hpp>
+#include <converter/convert.hpp>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::vector<std::byte> input = assbin_fuzz::with_variant(data, size, false, false);
+    assbin::Scene scene;
+    try {
+        scene = assbin::read_scene(input, assbin_fuzz::fuzz_read_options());
+    } catch (const assbin::ParseError&) {
+        return 0;
+    }
+    assbin::converter::ConvertOptions options;
+    options.uv_channel = size > 43 ? data[43] % 3 : 0;
+    try {
+        const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
+        if (!aem::validate(result.model).empty())
+            assbin_fuzz::invariant_broken("convert returned a model that breaks an AEM invariant");
+    } catch (const assbin::converter::ConvertError&) {
+        // A clear refusal: the expected outcome for broken scenes.
+    }
+    return 0;
+}

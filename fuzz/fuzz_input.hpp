@@ -1,0 +1,49 @@
+// Shared by the fuzz targets: turning libFuzzer's bytes into the dump variant a target exercises,
+// and reporting a broken invariant as a crash libFuzzer records.
+#pragma once
+
+#include <assbin/format.hpp>
+#include <assbin/reader.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace assbin_fuzz {
+
+// Limits small enough that libFuzzer's 2 GB RSS budget is never the thing that stops a run, yet
+// far above every fixture: a limit error is an expected outcome, a crash or leak is a finding.
+inline assbin::ReadOptions fuzz_read_options() {
+    assbin::ReadOptions options;
+    options.limits.max_inflated_bytes = uint64_t{64} << 20;
+    options.limits.max_allocation_allowance = uint64_t{16} << 20;
+    return options;
+}
+
+inline std::span<const std::byte> as_bytes(const uint8_t* data, size_t size) {
+    return {reinterpret_cast<const std::byte*>(data), size};
+}
+
+// A copy of the input whose magic and the two variant flags (header offsets 60 and 62) are set, so
+// mutations spend their time in the body instead of leaving the variant the target is about.
+inline std::vector<std::byte> with_variant(const uint8_t* data, size_t size, bool shortened,
+                                           bool compressed) {
+    std::vector<std::byte> bytes(as_bytes(data, size).begin(), as_bytes(data, size).end());
+    if (bytes.size() < assbin::kHeaderSize) bytes.resize(assbin::kHeaderSize);
+    std::memcpy(bytes.data(), assbin::kMagicPrefix.data(), assbin::kMagicPrefix.size());
+    const uint16_t flags[2] = {uint16_t(shortened ? 1 : 0), uint16_t(compressed ? 1 : 0)};
+    std::memcpy(bytes.data() + 60, flags, sizeof flags);
+    return bytes;
+}
+
+// Reports a broken invariant: libFuzzer saves the input and the run fails.
+[[noreturn]] inline void invariant_broken(const char* what) {
+    std::fprintf(stderr, "fuzz invariant broken: %s\n", what);
+    std::abort();
+}
+
+} // namespace assbin_fuzz

@@ -1,0 +1,93 @@
+// The ASSBIN reader on hostile bytes, built three times (FUZZ_VARIANT): full dumps, shortened
+// dumps, and compressed dumps. Anything read must also validate, write in the current layout, read
+// back, and compare equal to itself: the reader never accepts what the rest of the library chokes on.
+#include "fuzz_input.hpp"
+
+#include <assbin/compare.hpp>
+#include <assbin/validate.hpp>
+#include <assbin/writer.hpp>
+
+#include <zlib.h>
+
+#include <stdexcept>
+
+#define FUZZ_FULL 0
+#define FUZZ_SHORTENED 1
+#define FUZZ_COMPRESSED 2
+
+namespace {
+
+using assbin_fuzz::invariant_broken;
+
+#if FUZZ_VARIANT == FUZZ_COMPRESSED
+// Input with the compressed flag already set goes in as it is (corrupt and lying streams); any
+// other input is a plain dump whose body is compressed here, so the reader sees valid streams whose
+// content the fuzzer controls. Bit 0 of header byte 43 picks the prefix: the body length (5.0+) or
+// the compressed length (3.0 - 4.1.0, which the reader inflates without knowing the size).
+std::vector<std::byte> make_input(const uint8_t* data, size_t size) {
+    const bool shortened = size > 60 && (data[60] & 1) != 0;
+    if (size >= 64 && data[62] == 1 && data[63] == 0)
+        return assbin_fuzz::with_variant(data, size, shortened, true);
+    std::vector<std::byte> plain = assbin_fuzz::with_variant(data, size, shortened, false);
+    const size_t body_size = plain.size() - assbin::kHeaderSize;
+    uLongf stream_size = compressBound(body_size);
+    std::vector<std::byte> out(assbin::kHeaderSize + 4 + stream_size);
+    if (compress2(reinterpret_cast<Bytef*>(out.data() + assbin::kHeaderSize + 4), &stream_size,
+                  reinterpret_cast<const Bytef*>(plain.data() + assbin::kHeaderSize), body_size, 1) != Z_OK)
+        invariant_broken("compress2 failed");
+    out.resize(assbin::kHeaderSize + 4 + stream_size);
+    std::memcpy(out.data(), plain.data(), assbin::kHeaderSize);
+    out[62] = std::byte{1};
+    const uint32_t prefix = (plain[43] & std::byte{1}) != std::byte{0} ? static_cast<uint32_t>(stream_size)
+                                                                       : static_cast<uint32_t>(body_size);
+    std::memcpy(out.data() + assbin::kHeaderSize, &prefix, 4);
+    return out;
+}
+#else
+std::vector<std::byte> make_input(const uint8_t* data, size_t size) {
+    return assbin_fuzz::with_variant(data, size, FUZZ_VARIANT == FUZZ_SHORTENED, false);
+}
+#endif
+
+void check_round_trip(const assbin::Scene& scene) {
+    assbin::WriteOptions write_options;
+    write_options.shortened = scene.header.is_shortened();
+    write_options.time = std::chrono::system_clock::time_point{};
+    std::vector<std::byte> written;
+    try {
+        written = assbin::write(scene, write_options);
+    } catch (const assbin::WriteError&) {
+        return; // a documented precondition the read scene does not meet (checked, not crashed)
+    }
+    assbin::Scene again;
+    try {
+        again = assbin::read_scene(written, assbin_fuzz::fuzz_read_options());
+    } catch (const assbin::ParseError& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        invariant_broken("the writer's output of a scene the reader accepted does not read back");
+    }
+    assbin::CompareOptions exact;
+    exact.epsilon = 0;
+    const assbin::CompareResult result = assbin::compare(again, scene, exact);
+    if (!result.same()) {
+        for (const assbin::Difference& difference : result.differences)
+            std::fprintf(stderr, "%s: %s vs %s\n", difference.path.c_str(), difference.actual.c_str(),
+                         difference.expected.c_str());
+        invariant_broken("a scene written and read back differs from the scene read");
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::vector<std::byte> input = make_input(data, size);
+    assbin::Scene scene;
+    try {
+        scene = assbin::read_scene(input, assbin_fuzz::fuzz_read_options());
+    } catch (const assbin::ParseError&) {
+        return 0; // the expected outcome for almost every input
+    }
+    (void)assbin::validate(scene);
+    check_round_trip(scene);
+    return 0;
+}

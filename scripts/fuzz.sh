@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for a given time, seeding their
+# corpora from tests/data. Fails when any target finds a crash, a leak, a hang or an out-of-memory.
+#   scripts/fuzz.sh                       every target for 60 s (what CI does)
+#   scripts/fuzz.sh --seconds 600         every target for 10 minutes
+#   scripts/fuzz.sh --jobs 1 fuzz_aem     one target, one at a time
+# Options: --seconds N (per target), --jobs N (targets run at once; default: cores),
+#          --build-dir DIR (default build-fuzz). Working corpora and logs stay in the build folder
+#          (DIR/corpus/<target>, DIR/logs/<target>.log), so a later run goes on where this one
+#          stopped; findings are saved as DIR/findings/<target>/crash-*, leak-*, timeout-*, oom-*.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+jobs=$(nproc)
+build_dir=build-fuzz
+targets=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --seconds) seconds=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --build-dir) build_dir=$2; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+    esac
+done
+all_targets=(fuzz_read_full fuzz_read_shortened fuzz_read_compressed fuzz_chunk_walker fuzz_compare
+             fuzz_aem fuzz_convert)
+[ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+
+scripts/install-deps.sh clang libclang-rt-14-dev
+
+echo "== Building the fuzz targets in $build_dir (clang, libFuzzer, ASan + UBSan)"
+CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_BUILD_FUZZERS=ON \
+    -DASSBIN_BUILD_TESTS=OFF -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON >/dev/null
+cmake --build "$build_dir" -j "$(nproc)" --target fuzzers assbin_cli
+
+# --- seed corpora: the fixtures, picked by variant from the two header flags (offsets 60 and 62)
+flags_of() { od -An -t u2 -j 60 -N 4 "$1" | tr -s ' ' | sed 's/^ //'; } # "shortened compressed"
+u32_le() { perl -e 'print pack("V", $ARGV[0])' "$1"; }
+seed_dir() { mkdir -p "$build_dir/corpus/$1" && echo "$build_dir/corpus/$1"; }
+
+mapfile -t fixtures < <(find tests/data -type f ! -name '*.md' ! -name '*.txt' | sort)
+for fixture in "${fixtures[@]}"; do
+    head -c 19 "$fixture" | grep -q "ASSIMP.binary-dump." || continue
+    name=$(basename "$fixture")
+    read -r shortened compressed <<<"$(flags_of "$fixture")"
+    cp "$fixture" "$(seed_dir fuzz_chunk_walker)/$name"
+    cp "$fixture" "$(seed_dir fuzz_read_compressed)/$name"
+    if [ "$compressed" = 0 ] && [ "$shortened" = 0 ]; then
+        cp "$fixture" "$(seed_dir fuzz_read_full)/$name"
+        cp "$fixture" "$(seed_dir fuzz_convert)/$name"
+    elif [ "$compressed" = 0 ]; then
+        cp "$fixture" "$(seed_dir fuzz_read_shortened)/$name"
+    fi
+    # compare: [u32 size of A][A][B], a dump against itself, and a full dump against its shortened twin
+    { u32_le "$(stat -c %s "$fixture")"; cat "$fixture" "$fixture"; } >"$(seed_dir fuzz_compare)/$name.self"
+    if [ -f "$fixture.regress" ]; then
+        { u32_le "$(stat -c %s "$fixture")"; cat "$fixture" "$fixture.regress"; } \
+            >"$(seed_dir fuzz_compare)/$name.twin"
+    fi
+done
+# AEM seeds: models converted from the fixtures by this build's CLI
+for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__simple_skin.gltf,3DS__RotatingCube.3DS,SMD__triangle.smd,Collada__box_nested_animation.dae}.assbin; do
+    out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).aem"
+    [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" >/dev/null
+    rm -f "$(dirname "$out")"/*.png
+done
+
+# --- run
+mkdir -p "$build_dir/logs"
+run_target() {
+    local target=$1 findings="$build_dir/findings/$1/"
+    mkdir -p "$findings"
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "$build_dir/fuzz/$target" "$build_dir/corpus/$target" -dict=fuzz/assbin.dict \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=200000 -print_final_stats=1 \
+        -artifact_prefix="$findings" >"$build_dir/logs/$target.log" 2>&1
+}
+echo "== Fuzzing ${#targets[@]} targets for $seconds s each, $jobs at a time"
+declare -A status
+running=()
+for target in "${targets[@]}"; do
+    run_target "$target" &
+    running+=("$!:$target")
+    if [ ${#running[@]} -ge "$jobs" ]; then
+        entry=${running[0]}
+        running=("${running[@]:1}")
+        if wait "${entry%%:*}"; then status[${entry#*:}]=0; else status[${entry#*:}]=$?; fi
+    fi
+done
+for entry in "${running[@]}"; do
+    if wait "${entry%%:*}"; then status[${entry#*:}]=0; else status[${entry#*:}]=$?; fi
+done
+
+# --- report: executions, rate, corpus, outcome
+failed=0
+printf '%-22s %12s %9s %8s %8s  %s\n' target executions "exec/s" corpus coverage outcome
+for target in "${targets[@]}"; do
+    log="$build_dir/logs/$target.log"
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    corpus=$(find "$build_dir/corpus/$target" -type f | wc -l)
+    coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    outcome=clean
+    if [ "${status[$target]}" != 0 ]; then
+        outcome="FINDING (exit ${status[$target]}): see $log and $build_dir/findings/$target/"
+        failed=1
+    fi
+    printf '%-22s %12s %9s %8s %8s  %s\n' "$target" "${runs:-?}" "${rate:-?}" "$corpus" "${coverage:-?}" "$outcome"
+done
+exit $failed

@@ -1,0 +1,39 @@
+#include "read_limit_options.hpp"
+
+namespace po = boost::program_options;
+
+namespace assbin::cli {
+
+po::options_description read_limit_options() {
+    const ReadLimits defaults;
+    po::options_description options("reader limits (each error names the limit it hit; raise it to read on)");
+    options.add_options()(
+        "max-inflated-mb",
+        po::value<uint64_t>()->default_value(defaults.max_inflated_bytes >> 20)->value_name("N"),
+        "largest inflated body of a compressed dump, in MiB")(
+        "max-inflate-ratio",
+        po::value<uint64_t>()->default_value(defaults.max_inflate_ratio)->value_name("N"),
+        "largest inflated body as a multiple of the compressed stream (real dumps: up to 256)")(
+        "max-node-depth", po::value<uint32_t>()->default_value(defaults.max_node_depth)->value_name("N"),
+        "deepest node nesting read")(
+        "max-allocation-ratio",
+        po::value<uint64_t>()->default_value(defaults.max_allocation_ratio)->value_name("N"),
+        "most memory the scene may take, as a multiple of the body size (plus 16 MiB)");
+    return options;
+}
+
+ReadOptions read_options_from(const po::variables_map& vm) {
+    ReadOptions options;
+    ReadLimits& limits = options.limits;
+    if (vm.count("max-inflated-mb")) {
+        const uint64_t mebibytes = vm["max-inflated-mb"].as<uint64_t>();
+        limits.max_inflated_bytes = mebibytes > (UINT64_MAX >> 20) ? UINT64_MAX : mebibytes << 20;
+    }
+    if (vm.count("max-inflate-ratio")) limits.max_inflate_ratio = vm["max-inflate-ratio"].as<uint64_t>();
+    if (vm.count("max-node-depth")) limits.max_node_depth = vm["max-node-depth"].as<uint32_t>();
+    if (vm.count("max-allocation-ratio"))
+        limits.max_allocation_ratio = vm["max-allocation-ratio"].as<uint64_t>();
+    return options;
+}
+
+} // namespace assbin::cli
