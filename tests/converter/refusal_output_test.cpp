@@ -2,6 +2,7 @@
 // atomically, nothing partial left behind on failure.
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
+#include "support/refusal_check.hpp"
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
@@ -19,20 +20,10 @@ namespace fs = std::filesystem;
 namespace {
 
 using assbin::converter::convert;
-using assbin::converter::ConvertError;
 using assbin::converter::ConvertOptions;
 using assbin::converter::ConvertResult;
 using assbin::converter::Refusal;
-
-bool refused_with(const assbin::Scene& scene, Refusal refusal, const std::string& words) {
-    try {
-        convert(scene);
-    } catch (const ConvertError& error) {
-        BOOST_TEST_MESSAGE(error.what());
-        return error.refusal() == refusal && std::string(error.what()).find(words) != std::string::npos;
-    }
-    return false;
-}
+using assbin_test::refused_with;
 
 assbin::Scene fixture(const std::string& name) {
     return assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name));

@@ -3,6 +3,7 @@
 // bombs, oversized strings and textures. Each must end in the right error (or a correct read), and
 // the read's peak heap must stay within a bound set by the input size: nothing is allocated from a
 // count before the bytes behind it are known to exist.
+#include "attack_scenes.hpp"
 #include "support/dump_builder.hpp"
 #include "support/heap_meter.hpp"
 
@@ -21,6 +22,7 @@
 #include <optional>
 
 using namespace assbin_test;
+using namespace attack_scenes;
 using assbin::ErrorCode;
 
 namespace {
@@ -66,21 +68,6 @@ void expect_error(const Bytes& bytes, ErrorCode code, const std::string& path, c
 
 void patch_u32(Bytes& bytes, uint64_t offset, uint32_t value) {
     std::memcpy(bytes.data() + offset, &value, 4);
-}
-
-MeshSpec triangle_mesh() {
-    MeshSpec mesh;
-    mesh.positions = std::vector<F3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-    mesh.faces = {{0, 1, 2}};
-    return mesh;
-}
-
-SceneSpec one_triangle() {
-    SceneSpec s;
-    s.root = make_node("root", {0});
-    s.meshes = {triangle_mesh()};
-    s.materials = {MaterialSpec{{prop_string("?mat.name", "m")}, std::nullopt}};
-    return s;
 }
 
 // A body whose SCENE holds one chain of `depth` NODE chunks; the deepest node ends with
