@@ -87,7 +87,9 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
         at += 2;
         faces.offsets[face] = written;
         if (wide_indices) {
-            std::memcpy(out + written, bytes + at, size_t{count} * 4);
+            // When every face is empty the index array is empty and `out` is null: memcpy must
+            // not see it even with a size of 0.
+            if (count != 0) std::memcpy(out + written, bytes + at, size_t{count} * 4);
         } else {
             for (uint16_t k = 0; k < count; ++k) {
                 uint16_t index;

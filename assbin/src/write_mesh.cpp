@@ -126,7 +126,8 @@ void write_full_faces(ByteWriter& out, const Mesh& mesh) {
                 std::memcpy(at, &index, 2);
             }
         } else {
-            std::memcpy(at, faces.indices.data() + first, size_t{size} * 4);
+            // data() is null when every face is empty; memcpy must not see it even for 0 bytes.
+            if (size != 0) std::memcpy(at, faces.indices.data() + first, size_t{size} * 4);
             at += size_t{size} * 4;
         }
     }

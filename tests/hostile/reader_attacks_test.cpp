@@ -9,6 +9,7 @@
 
 #include <assbin/reader.hpp>
 #include <assbin/validate.hpp>
+#include <assbin/writer.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -306,6 +307,22 @@ BOOST_AUTO_TEST_CASE(face_index_counts_of_0_and_65535) {
     Outcome whole = read_measured(build_dump(big, p).bytes);
     BOOST_TEST_REQUIRE(whole.scene.has_value());
     BOOST_TEST(whole.scene->meshes[0].faces.face(0).size() == 65535u);
+
+    // Only empty faces over 65,536 vertices (32-bit indices): the flat index array is empty, so
+    // its data() is null; neither the reader nor the writer may hand that to memcpy (found by
+    // fuzz_chunk_walker and fuzz_convert under UBSan). The read must also write back and reread.
+    SceneSpec hollow = one_triangle();
+    hollow.meshes[0].positions = std::vector<F3>(65536, F3{0, 0, 0});
+    hollow.meshes[0].faces = {{}, {}};
+    Outcome no_indices = read_measured(build_dump(hollow, p).bytes);
+    BOOST_TEST_REQUIRE(no_indices.scene.has_value());
+    const assbin::FaceList& faces = no_indices.scene->meshes[0].faces;
+    BOOST_TEST(faces.size() == 2u);
+    BOOST_TEST(faces.indices.empty());
+    BOOST_TEST(faces.face_size(0) + faces.face_size(1) == 0u);
+    const assbin::Scene reread = assbin::read_scene(assbin::write(*no_indices.scene));
+    BOOST_TEST(reread.meshes[0].faces.size() == 2u);
+    BOOST_TEST(reread.meshes[0].faces.indices.empty());
 
     // 65535 indices claimed where 3 are stored.
     Dump d = build_dump(one_triangle(), p);
