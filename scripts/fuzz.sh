@@ -8,6 +8,7 @@
 #          --build-dir DIR (default build-fuzz). Working corpora and logs stay in the build folder
 #          (DIR/corpus/<target>, DIR/logs/<target>.log), so a later run goes on where this one
 #          stopped; findings are saved as DIR/findings/<target>/crash-*, leak-*, timeout-*, oom-*.
+#          Inputs in fuzz/regressions/<target>/ (past findings, fixed) are replayed first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
@@ -68,12 +69,32 @@ for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__si
     rm -f "$(dirname "$out")"/*.png
 done
 
-# --- run
 mkdir -p "$build_dir/logs"
+sanitizer_env=(ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
+               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+
+# --- replay: every input that once made a target fail (fuzz/regressions/<target>/, committed) must
+# pass now, before any time is spent fuzzing; each also seeds its target's corpus.
+replayed=0
+for target in "${targets[@]}"; do
+    regressions=(fuzz/regressions/"$target"/*)
+    [ -e "${regressions[0]}" ] || continue
+    cp "${regressions[@]}" "$(seed_dir "$target")/"
+    replayed=$((replayed + ${#regressions[@]}))
+    if ! env "${sanitizer_env[@]}" "$build_dir/fuzz/$target" "${regressions[@]}" \
+        >"$build_dir/logs/$target.replay.log" 2>&1; then
+        echo "fuzz.sh: $target fails again on an input of fuzz/regressions/$target/:" \
+            "see $build_dir/logs/$target.replay.log" >&2
+        exit 1
+    fi
+done
+echo "== Replayed $replayed inputs that once made a target fail: all pass"
+
+# --- run
 run_target() {
     local target=$1 findings="$build_dir/findings/$1/"
     mkdir -p "$findings"
-    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    env "${sanitizer_env[@]}" \
         "$build_dir/fuzz/$target" "$build_dir/corpus/$target" -dict=fuzz/assbin.dict \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=200000 -print_final_stats=1 \
         -artifact_prefix="$findings" >"$build_dir/logs/$target.log" 2>&1
