@@ -21,6 +21,13 @@ std::string format_number(double value);
 std::string format_hex(uint64_t value);
 std::string format_text(std::string_view text); // quoted, control bytes escaped
 
+// a + b as a new string (GCC 12 flags `"literal" + std::string` with -Wrestrict in Release).
+inline std::string joined(std::string_view a, std::string_view b) {
+    std::string text(a);
+    text += b;
+    return text;
+}
+
 class Comparer {
   public:
     Comparer(const CompareOptions& options, CompareResult& result);

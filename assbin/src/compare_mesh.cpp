@@ -8,12 +8,6 @@ namespace assbin::detail {
 
 namespace {
 
-std::string joined(std::string_view a, std::string_view b) {
-    std::string text(a);
-    text += b;
-    return text;
-}
-
 template <class T>
 constexpr size_t components_of() {
     return static_cast<size_t>(T::RowsAtCompileTime);

@@ -9,12 +9,6 @@ namespace assbin::detail {
 
 namespace {
 
-std::string joined(std::string_view a, std::string_view b) {
-    std::string text(a);
-    text += b;
-    return text;
-}
-
 // ---- materials
 
 std::string property_label(const MaterialProperty& property) {

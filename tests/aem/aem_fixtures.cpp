@@ -5,22 +5,9 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
-#include <random>
 #include <stdexcept>
 
 namespace aem_test {
-
-TempDir::TempDir() {
-    std::random_device random;
-    const std::string name = "aem-tests-" + std::to_string(random()) + "-" + std::to_string(random());
-    path_ = std::filesystem::temp_directory_path() / name;
-    std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-}
 
 namespace {
 

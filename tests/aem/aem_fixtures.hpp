@@ -1,6 +1,8 @@
 // Models and helpers the AEM test suites share.
 #pragma once
 
+#include "support/temp_dir.hpp"
+
 #include <aem/model.hpp>
 
 #include <cstddef>
@@ -10,20 +12,8 @@
 
 namespace aem_test {
 
-// A fresh directory under the system temp directory, removed with everything in it at scope end.
-class TempDir {
-  public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-
-    const std::filesystem::path& path() const { return path_; }
-    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
-  private:
-    std::filesystem::path path_;
-};
+// The shared temporary folder (tests/support/temp_dir.hpp), by its short name.
+using assbin::test::TempDir;
 
 // The hand-built model the suites share. It is valid, and every value is chosen so a pose can be
 // computed by hand:

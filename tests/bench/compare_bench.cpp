@@ -12,6 +12,7 @@
 //
 // usage: assbin_compare_bench [--runs N] [--grid N] [--json] [--keep]
 #include "bench_options.hpp"
+#include "best_time.hpp"
 
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
@@ -24,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -34,6 +34,7 @@ namespace {
 constexpr double kMega = 1e6;
 
 using Options = assbin_bench::BenchOptions;
+using assbin_bench::best_seconds;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -103,17 +104,6 @@ assbin::Scene grid_scene(uint32_t n) {
     return scene;
 }
 
-double best_of(int runs, const std::function<void()>& work) {
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        work();
-        best =
-            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -140,19 +130,22 @@ int main(int argc, char** argv) {
     const uint64_t actual_bytes = fs::file_size(actual_path), expected_bytes = fs::file_size(expected_path);
 
     assbin::Scene actual, expected;
-    const double read_seconds = best_of(options.runs, [&] {
+    const double read_seconds = best_seconds(options.runs, [&] {
         actual = assbin::read_file(actual_path);
         expected = assbin::read_file(expected_path);
     });
     assbin::CompareResult result;
-    const double compare_seconds = best_of(options.runs, [&] { result = assbin::compare(actual, expected); });
-    const double same_seconds = best_of(options.runs, [&] { (void)assbin::compare(expected, expected); });
+    const double compare_seconds =
+        best_seconds(options.runs, [&] { result = assbin::compare(actual, expected); });
+    const double same_seconds =
+        best_seconds(options.runs, [&] { (void)assbin::compare(expected, expected); });
     const assbin::Scene shortened = assbin::read_scene(assbin::write(expected, [] {
         assbin::WriteOptions o;
         o.shortened = true;
         return o;
     }()));
-    const double short_seconds = best_of(options.runs, [&] { (void)assbin::compare(expected, shortened); });
+    const double short_seconds =
+        best_seconds(options.runs, [&] { (void)assbin::compare(expected, shortened); });
     if (!options.keep) fs::remove_all(folder);
 
     const bool found_all = result.total == beyond;

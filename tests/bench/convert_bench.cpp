@@ -14,6 +14,7 @@
 // when the other cores are idle: on the shared 2-vCPU VM this was written on, that line measured
 // 2.0 x read when the machine was quiet and 3.9 x when other builds ran (the helpers wait, and
 // their first-touch page faults contend in the kernel), which is why ConvertOptions::threads is 1.
+#include "best_time.hpp"
 #include "support/dump_builder.hpp"
 
 #include <assbin/reader.hpp>
@@ -34,6 +35,7 @@
 
 namespace {
 
+using assbin_bench::best_seconds;
 using assbin_test::F3;
 
 constexpr uint32_t kMeshes = 4;
@@ -166,18 +168,6 @@ assbin_test::Bytes build_scene(uint32_t scale, bool with_normals) {
     for (uint32_t a = 0; a < kAnimations; ++a)
         spec.animations.push_back(animation(a));
     return assbin_test::build_dump(spec, assbin_test::WriterProfile::p5()).bytes;
-}
-
-template <class F>
-double best_seconds(int runs, F&& run) {
-    double best = 1e30;
-    for (int r = 0; r < runs; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        run();
-        best =
-            std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
 }
 
 struct Measure {

@@ -11,6 +11,7 @@
 #include "support/dump_builder.hpp"
 
 #include "bench_options.hpp"
+#include "best_time.hpp"
 
 #include <assbin/error.hpp>
 #include <assbin/reader.hpp>
@@ -28,7 +29,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -47,6 +47,7 @@ constexpr double kPeakBodyFactor = 2.1;
 constexpr uint64_t kPeakSlackBytes = 10'000'000;
 
 using Options = assbin_bench::BenchOptions;
+using assbin_bench::best_seconds;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -186,17 +187,6 @@ Inputs make_inputs(const Options& o, const fs::path& temp) {
 
 // ---------------------------------------------------------------------------------------------
 // Timing
-
-double best_seconds(int runs, const std::function<void()>& work) {
-    double best = 1e300;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        work();
-        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-        best = std::min(best, took.count());
-    }
-    return best;
-}
 
 struct Timing {
     std::string name;

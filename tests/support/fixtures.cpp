@@ -5,13 +5,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -76,19 +73,6 @@ CommandResult run_cli(const std::vector<std::string>& args) {
     result.out = slurp(temp.path() / "out");
     result.err = slurp(temp.path() / "err");
     return result;
-}
-
-TempDir::TempDir() {
-    static std::atomic<unsigned> counter{0};
-    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    path_ = fs::temp_directory_path() / ("assbin-test-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(stamp) + "-" + std::to_string(counter++));
-    fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
 }
 
 } // namespace assbin::test

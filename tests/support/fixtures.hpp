@@ -1,6 +1,8 @@
 // Access to the fixture files in tests/data and to the built CLI, for every test suite.
 #pragma once
 
+#include "support/temp_dir.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -27,18 +29,5 @@ struct CommandResult {
 
 // Runs the built `assbin` with these arguments (each shell-quoted), capturing both streams.
 CommandResult run_cli(const std::vector<std::string>& args);
-
-// A fresh empty folder under the system temp folder, removed by the destructor.
-class TempDir {
-  public:
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-
-  private:
-    std::filesystem::path path_;
-};
 
 } // namespace assbin::test
