@@ -9,7 +9,7 @@ include(CMakePackageConfigHelpers)
 
 set(ASSBIN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/assbin CACHE STRING
     "Where the CMake package files go, relative to the prefix")
-set(ASSBIN_LIBRARIES assbin aem converter)
+set(ASSBIN_LIBRARIES assbin aem assbin_converter)
 
 # While the major version is 0 a minor release may break the ABI, so the SONAME carries
 # major.minor (libassbin.so.0.1) — the same rule as the package's version check below.

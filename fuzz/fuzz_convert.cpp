@@ -4,7 +4,7 @@
 #include "fuzz_input.hpp"
 
 #include <aem/validate.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<std::byte> input = assbin_fuzz::with_variant(data, size, false, false);

@@ -7,7 +7,7 @@
 
 #include <aem/io.hpp>
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <algorithm>
 #include <atomic>

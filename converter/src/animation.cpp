@@ -1,7 +1,7 @@
 // Rule 5: channels matched to nodes, keys converted from ticks to seconds, quaternions reordered
 // from ASSBIN's (w, x, y, z) meaning to AEM's stored (x, y, z, w), and a rest-pose key for every
 // bone an animation leaves alone.
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <Eigen/SVD>
 

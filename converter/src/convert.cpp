@@ -1,5 +1,5 @@
 // The conversion as a list of steps, one concern file each (AEM-FORMAT.md "How a scene becomes AEM").
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <aem/validate.hpp>
 

@@ -2,7 +2,7 @@
 // (skeleton.cpp) and checked, block by block so that each block is still in cache for the next
 // step, and over several threads for large scenes. Work is planned first and reported in reference
 // order afterwards, so the model and the warnings do not depend on the thread count.
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <aem/validate.hpp>
 

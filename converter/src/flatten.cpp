@@ -2,7 +2,7 @@
 // (instancing flattened), and geometry baked into model space. ASSBIN matrices arrive as
 // assbin::Matrix4 (row-major storage) and leave as Eigen::Matrix4d/4f (column-major storage):
 // assignment between the two types converts storage and keeps the mathematical matrix.
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <cmath>
 #include <limits>

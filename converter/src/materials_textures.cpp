@@ -1,7 +1,7 @@
 // Rule 9: three texture slots per material, external names kept, embedded textures extracted as
 // PNG stored bottom row first (the AEM viewer uploads rows without flipping). stb_image and
 // stb_image_write (Debian libstb-dev) are compiled in stb_image_impl.cpp.
-#include "context.hpp"
+#include "stages.hpp"
 
 #define STBI_NO_STDIO
 #define STBI_WRITE_NO_STDIO

@@ -3,7 +3,7 @@
 // material or bone-weight vertex index outside its array means the scene is broken, and the
 // converter refuses it with a sentence naming the first one, rather than guess. ("*N" texture
 // references are checked where materials are converted.)
-#include "context.hpp"
+#include "stages.hpp"
 
 namespace assbin::converter::detail {
 

@@ -1,6 +1,6 @@
 // Rules 3 and 4: bones from the node hierarchy (skeletal, mesh and hierarchy bones, parents first,
 // split where one node needs two inverse bind matrices) and per-vertex weights limited to four.
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // Rule 6: faces become triangles. Triangles pass through, polygons are ear-clipped in their
 // best-fit plane, points, lines and broken faces are dropped and counted; then the vertices the
 // triangles use are gathered (in source order) with the attributes AEM keeps.
-#include "context.hpp"
+#include "stages.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Rule 10: the model and its textures go to temporary names beside their final ones and are
 // renamed into place only when every one of them is complete, the model last.
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <aem/io.hpp>
 

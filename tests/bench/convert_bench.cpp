@@ -18,7 +18,7 @@
 #include "support/dump_builder.hpp"
 
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <malloc.h>
 

@@ -4,7 +4,7 @@
 #include <aem/validate.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/version.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <exception>
 #include <iostream>

@@ -22,8 +22,8 @@
 #include <aem/validate.hpp>
 #include <assbin/error.hpp>
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
-#include <converter/steps.hpp>
+#include <assbin/converter/convert.hpp>
+#include "steps.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -5,7 +5,7 @@
 
 #include <aem/io.hpp>
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>
 

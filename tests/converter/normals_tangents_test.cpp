@@ -3,8 +3,8 @@
 #include "support/fixtures.hpp"
 
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
-#include <converter/steps.hpp>
+#include <assbin/converter/convert.hpp>
+#include "steps.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -8,7 +8,7 @@
 
 #include <aem/validate.hpp>
 #include <assbin/reader.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>
 

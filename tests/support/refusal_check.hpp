@@ -4,7 +4,7 @@
 #pragma once
 
 #include <assbin/types.hpp>
-#include <converter/convert.hpp>
+#include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,0 +1,50 @@
+# Every dependency is looked for here, at configure time, and a missing one stops `cmake` with the
+# Debian package that provides it — not a compiler error halfway through the build.
+# scripts/install-deps.sh installs all of them.
+
+# assbin_missing(WHAT PACKAGE): the one way this file reports a missing dependency.
+function(assbin_missing what package)
+    message(FATAL_ERROR "${what} was not found. On Debian or Ubuntu: apt-get install ${package} "
+                        "(or run scripts/install-deps.sh, which installs every package the build needs)")
+endfunction()
+
+find_package(ZLIB QUIET)
+if(NOT ZLIB_FOUND)
+    assbin_missing("zlib" zlib1g-dev)
+endif()
+find_package(Eigen3 3.3 QUIET NO_MODULE)
+if(NOT Eigen3_FOUND)
+    assbin_missing("Eigen 3.3 or later" libeigen3-dev)
+endif()
+find_package(Boost 1.70 QUIET COMPONENTS program_options)
+if(NOT Boost_FOUND)
+    assbin_missing("Boost.Program_Options 1.70 or later" libboost-program-options-dev)
+endif()
+# The converter's mesh optimisation: weld, vertex-cache, overdraw and fetch order, mesh metrics.
+find_package(meshoptimizer QUIET CONFIG)
+if(NOT meshoptimizer_FOUND)
+    assbin_missing("meshoptimizer" libmeshoptimizer-dev)
+endif()
+# stb is header-only (stb_image to decode textures, stb_image_write to encode PNG).
+find_path(ASSBIN_STB_INCLUDE_DIR stb/stb_image.h)
+find_path(ASSBIN_STB_WRITE_INCLUDE_DIR stb/stb_image_write.h)
+if(NOT ASSBIN_STB_INCLUDE_DIR OR NOT ASSBIN_STB_WRITE_INCLUDE_DIR)
+    assbin_missing("stb (stb/stb_image.h, stb/stb_image_write.h)" libstb-dev)
+endif()
+if(ASSBIN_USE_LIBDEFLATE)
+    find_package(PkgConfig)
+    if(PkgConfig_FOUND)
+        pkg_check_modules(LIBDEFLATE IMPORTED_TARGET libdeflate)
+    endif()
+endif()
+if(ASSBIN_BUILD_TESTS)
+    find_package(Boost 1.70 QUIET COMPONENTS unit_test_framework)
+    if(NOT Boost_UNIT_TEST_FRAMEWORK_FOUND)
+        assbin_missing("Boost.Test 1.70 or later (the test suites; -DASSBIN_BUILD_TESTS=OFF builds without them)"
+                       libboost-test-dev)
+    endif()
+    find_package(nlohmann_json 3.10 QUIET CONFIG)
+    if(NOT nlohmann_json_FOUND)
+        assbin_missing("nlohmann-json 3.10 or later (the tests read --json output with it)" nlohmann-json3-dev)
+    endif()
+endif()
