@@ -2,8 +2,8 @@
 // unchanged assbin::Scene (gltfpack's NodeInfo/MaterialInfo approach): nothing edits the input.
 #pragma once
 
-#include <assbin/converter/convert.hpp>
 #include "steps.hpp"
+#include <assbin/converter/convert.hpp>
 
 #include <assbin/types.hpp>
 

@@ -17,13 +17,13 @@
 // (--per-file adds one line per dump).
 #include "assimp_oracle.hpp"
 
+#include "steps.hpp"
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
 #include <aem/validate.hpp>
+#include <assbin/converter/convert.hpp>
 #include <assbin/error.hpp>
 #include <assbin/reader.hpp>
-#include <assbin/converter/convert.hpp>
-#include "steps.hpp"
 
 #include <algorithm>
 #include <chrono>

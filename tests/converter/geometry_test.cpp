@@ -4,8 +4,8 @@
 #include "support/fixtures.hpp"
 
 #include <aem/io.hpp>
-#include <assbin/reader.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -4,10 +4,10 @@
 #include "support/fixtures.hpp"
 #include "support/refusal_check.hpp"
 
-#include <aem/io.hpp>
-#include <assbin/reader.hpp>
-#include <assbin/converter/convert.hpp>
 #include "steps.hpp"
+#include <aem/io.hpp>
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

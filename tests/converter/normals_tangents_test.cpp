@@ -2,9 +2,9 @@
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
 
-#include <assbin/reader.hpp>
-#include <assbin/converter/convert.hpp>
 #include "steps.hpp"
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

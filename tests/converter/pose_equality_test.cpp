@@ -6,8 +6,8 @@
 #include "support/fixtures.hpp"
 
 #include <aem/pose.hpp>
-#include <assbin/reader.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -6,8 +6,8 @@
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
-#include <assbin/reader.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

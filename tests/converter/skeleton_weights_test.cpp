@@ -2,8 +2,8 @@
 // unmatched bone names, and weights limited to the four largest and renormalised.
 #include "scene_maker.hpp"
 
-#include <assbin/converter/convert.hpp>
 #include "steps.hpp"
+#include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>
 
