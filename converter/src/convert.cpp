@@ -168,6 +168,8 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("skeleton");
     const EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
     clock.lap("bake+skin");
+    optimize_geometry(emitted.mesh_vertices, options, result, report);
+    clock.lap("optimize");
     convert_animations(scene, skeleton, channels, options, result.model, report);
     clock.lap("animation");
     convert_materials(scene, options, result.model, result.textures, report);

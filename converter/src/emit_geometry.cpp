@@ -13,6 +13,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 namespace assbin::converter::detail {
 
@@ -118,9 +119,26 @@ class GeometryEmitter {
     }
 
   private:
+    // The references in output order: as they come, or grouped by material (stable, materials in
+    // order of first use) when optimize_geometry will merge each material's meshes into one.
+    std::vector<size_t> reference_order() const {
+        std::vector<size_t> order(graph_.references.size());
+        for (size_t r = 0; r < order.size(); ++r)
+            order[r] = r;
+        if (!options_.optimize || options_.keep_meshes) return order;
+        std::unordered_map<uint32_t, size_t> rank; // material -> order of first use
+        for (const MeshReference& reference : graph_.references)
+            rank.emplace(scene_.meshes[reference.mesh].material_index, rank.size());
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return rank.at(scene_.meshes[graph_.references[a].mesh].material_index) <
+                   rank.at(scene_.meshes[graph_.references[b].mesh].material_index);
+        });
+        return order;
+    }
+
     // Where every reference's vertices and indices go; references without triangles are omitted.
     void plan() {
-        for (size_t r = 0; r < graph_.references.size(); ++r) {
+        for (const size_t r : reference_order()) {
             const auto [n, m] = graph_.references[r];
             const PreparedMesh& mesh = meshes_[m];
             if (!mesh.has_triangles()) {
@@ -187,8 +205,10 @@ class GeometryEmitter {
         block.skin = skin_vertices(weights_[m] ? *weights_[m] : no_weights_, part,
                                    skeleton_.bone_map[placement.reference],
                                    skeleton_.extra_bone[placement.reference], out);
-        for (const aem::Vertex& vertex : out) // the safety net's vertex part, while they are in cache
+        for (aem::Vertex& vertex : out) { // while they are in cache: the safety net's vertex part,
             block.valid &= vertex_is_valid(vertex, skeleton_.bones.size());
+            if (options_.optimize) positive_zeros(vertex); // and one bit pattern per value for the weld
+        }
     }
 
     void place(const Placement& placement) const {
@@ -217,6 +237,8 @@ class GeometryEmitter {
             // refuse_broken_references checked the material index.
             result_.model.meshes.push_back(
                 {placement.first_index, placement.index_count, scene_.meshes[m].material_index});
+            emitted.mesh_vertices.push_back(
+                {placement.first_vertex, static_cast<uint32_t>(placement.view.count)});
             if (options_.record_vertex_origins) {
                 for (size_t v = 0; v < placement.view.count; ++v)
                     result_.vertex_origins.push_back({n, m, placement.view.source_of(v)});

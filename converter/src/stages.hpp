@@ -194,17 +194,58 @@ SkinTally skin_vertices(const VertexWeights& weights, const VertexView& view,
 
 // ---- emit_geometry.cpp: the vertex and index sections ----
 
-struct EmitResult {
-    bool vertices_valid = true; // every vertex keeps aem::validate's vertex rules
+struct VertexRange {
+    uint32_t first = 0;
+    uint32_t count = 0;
 };
 
-// Every reference with triangles becomes one AEM mesh, in reference order: its vertices baked by
+struct EmitResult {
+    bool vertices_valid = true;             // every vertex keeps aem::validate's vertex rules
+    std::vector<VertexRange> mesh_vertices; // per AEM mesh: the vertices its indices use
+};
+
+// Every reference with triangles becomes one AEM mesh, in reference order (with options.optimize and
+// not keep_meshes: grouped by material, in order of each material's first reference, so that the
+// meshes optimize_geometry merges are neighbours): its vertices baked by
 // the node's global transform, skinned and checked, its triangles placed. Large scenes are split in
 // blocks over options.threads threads; the model is the same whatever the thread count. Throws
 // ConvertError (NonFinite) for a mesh node whose global transform is not finite.
 EmitResult emit_geometry(const assbin::Scene& scene, const NodeGraph& graph,
                          const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
                          const ConvertOptions& options, ConvertResult& result, Report& report);
+
+// ---- optimize.cpp: weld, one mesh per material, vertex-cache / overdraw / fetch order ----
+
+// With options.optimize: per output mesh (neighbouring meshes of one material merged, unless
+// keep_meshes), identical vertex records become one vertex, triangles are reordered for the vertex
+// cache and then for overdraw, and vertices are put in first-use order; the vertex section shrinks
+// in place and vertex_origins follow. Every triangle is kept with its corners and winding. Fills
+// the before/after figures of result.stats. `mesh_vertices` is emit_geometry's per-mesh ranges.
+void optimize_geometry(const std::vector<VertexRange>& mesh_vertices, const ConvertOptions& options,
+                       ConvertResult& result, Report& report);
+
+// -0.0 becomes +0.0 in every float of the vertex (x + 0 does exactly that and changes nothing
+// else), so that the weld, which compares bytes, sees equal values as equal.
+inline void positive_zeros(aem::Vertex& v) {
+    const auto fix = [](auto& values) {
+        for (auto& value : values)
+            value += 0.0f;
+    };
+    fix(v.position);
+    fix(v.normal);
+    fix(v.tangent);
+    fix(v.bitangent);
+    fix(v.uv);
+    fix(v.bone_weights);
+}
+
+// mesh_metrics.cpp: the positions moved and scaled into the unit cube (computed in double; non-finite
+// ones become 0): meshoptimizer's overdraw code works in float on the raw values, where huge but
+// finite coordinates would overflow.
+std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices);
+
+// How many distinct records (-0.0 taken as +0.0) the vertices that `indices` use hold.
+size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const uint32_t> indices);
 
 // ---- animation.cpp: sequences and keyframes ----
 

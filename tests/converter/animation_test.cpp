@@ -15,8 +15,8 @@
 
 namespace {
 
-using assbin::converter::convert;
 using assbin::converter::ConvertOptions;
+using convert_test::convert_in_source_order;
 using convert_test::rows;
 using convert_test::SceneMaker;
 using convert_test::translation;
@@ -70,7 +70,7 @@ const aem::Sequence& sequence(const aem::Model& model, size_t animation, size_t 
 BOOST_AUTO_TEST_SUITE(animation)
 
 BOOST_AUTO_TEST_CASE(tick_times_become_seconds) {
-    const aem::Model model = convert(animated_scene(10).scene).model;
+    const aem::Model model = convert_in_source_order(animated_scene(10).scene).model;
     BOOST_TEST_REQUIRE(model.animations.size() == 1u);
     BOOST_TEST(model.animations[0].name == "spin");
     BOOST_TEST(model.animations[0].duration == 4.0f);
@@ -83,27 +83,28 @@ BOOST_AUTO_TEST_CASE(tick_times_become_seconds) {
 
 BOOST_AUTO_TEST_CASE(zero_ticks_per_second_means_25_unless_chosen_otherwise) {
     const assbin::Scene scene = animated_scene(0).scene;
-    const aem::Model model = convert(scene).model;
+    const aem::Model model = convert_in_source_order(scene).model;
     BOOST_TEST(model.animations[0].duration == 40.0f / 25.0f);
     BOOST_TEST(model.keyframes[sequence(model, 0, 1).position.first + 1].time == 20.0f / 25.0f);
     ConvertOptions options;
     options.default_ticks_per_second = 50;
-    const aem::Model faster = convert(scene, options).model;
+    const aem::Model faster = convert_in_source_order(scene, options).model;
     BOOST_TEST(faster.animations[0].duration == 0.8f);
     // A file's own rate is never overridden.
-    BOOST_TEST(convert(animated_scene(10).scene, options).model.animations[0].duration == 4.0f);
+    BOOST_TEST(convert_in_source_order(animated_scene(10).scene, options).model.animations[0].duration ==
+               4.0f);
 }
 
 BOOST_AUTO_TEST_CASE(a_real_dump_with_zero_ticks_per_second_plays_at_25) {
     const assbin::Scene scene =
         assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/3DS__RotatingCube.3DS.assbin"));
     BOOST_TEST_REQUIRE(scene.animations[0].ticks_per_second == 0.0);
-    const aem::Model model = convert(scene).model;
+    const aem::Model model = convert_in_source_order(scene).model;
     BOOST_TEST(model.animations[0].duration == static_cast<float>(scene.animations[0].duration / 25.0));
 }
 
 BOOST_AUTO_TEST_CASE(quaternions_are_stored_x_y_z_w) {
-    const aem::Model model = convert(animated_scene(10).scene).model;
+    const aem::Model model = convert_in_source_order(animated_scene(10).scene).model;
     const aem::Keyframe& key = model.keyframes[sequence(model, 0, 1).rotation.first + 1];
     const float half = std::sqrt(0.5f);
     BOOST_TEST(key.value.x() == 0.0f);
@@ -115,7 +116,7 @@ BOOST_AUTO_TEST_CASE(quaternions_are_stored_x_y_z_w) {
 }
 
 BOOST_AUTO_TEST_CASE(bones_without_a_channel_get_one_rest_pose_key_per_channel) {
-    const aem::Model model = convert(animated_scene(10).scene).model;
+    const aem::Model model = convert_in_source_order(animated_scene(10).scene).model;
     BOOST_TEST_REQUIRE(model.bones.size() == 4u);
     const aem::Sequence& resting = sequence(model, 0, 2);
     BOOST_TEST(resting.position.count == 1u);
@@ -132,7 +133,7 @@ BOOST_AUTO_TEST_CASE(rest_keys_are_shared_by_every_animation) {
     SceneMaker s = animated_scene(10);
     s.scene.animations.push_back(s.scene.animations[0]);
     s.scene.animations[1].name = "again";
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     BOOST_TEST(model.sequences.size() == 2u * model.bones.size());
     BOOST_TEST((sequence(model, 0, 2) == sequence(model, 1, 2)));
     BOOST_TEST(!(sequence(model, 0, 1) == sequence(model, 1, 1))); // channels get keys of their own
@@ -166,7 +167,7 @@ BOOST_AUTO_TEST_CASE(keys_with_equal_times_collapse_to_the_last) {
     SceneMaker s = animated_scene(10);
     s.scene.animations[0].channels[0].positions.keys = {
         {0.0, {0, 0, 0}}, {10.0, {1, 0, 0}}, {10.0, {2, 0, 0}}, {20.0, {3, 0, 0}}};
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     const aem::Sequence& spinner = sequence(model, 0, 1);
     BOOST_TEST_REQUIRE(spinner.position.count == 3u);
     BOOST_TEST((model.keyframes[spinner.position.first + 1].value == Eigen::Vector4f(2, 0, 0, 0)));
@@ -176,7 +177,7 @@ BOOST_AUTO_TEST_CASE(keys_out_of_time_order_are_sorted_and_reported) {
     SceneMaker s = animated_scene(10);
     s.scene.animations[0].channels[0].positions.keys = {
         {20.0, {3, 0, 0}}, {0.0, {0, 0, 0}}, {10.0, {1, 0, 0}}};
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     const aem::Sequence& spinner = sequence(result.model, 0, 1);
     BOOST_TEST(result.model.keyframes[spinner.position.first].time == 0.0f);
     BOOST_TEST(result.model.keyframes[spinner.position.first + 2].time == 2.0f);
@@ -186,7 +187,7 @@ BOOST_AUTO_TEST_CASE(keys_out_of_time_order_are_sorted_and_reported) {
 BOOST_AUTO_TEST_CASE(a_channel_naming_an_unknown_node_is_reported_and_skipped) {
     SceneMaker s = animated_scene(10);
     s.scene.animations[0].channels[0].node_name = "nobody";
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(mentions(result.warnings, "'nobody'", "does not have"));
     // "spinner" is no longer driven: its mesh is static, and the bones are root, resting and tip.
     BOOST_TEST(result.model.bones.size() == 3u);
@@ -197,9 +198,9 @@ BOOST_AUTO_TEST_CASE(a_channel_naming_an_unknown_node_is_reported_and_skipped) {
 BOOST_AUTO_TEST_CASE(an_animation_name_over_127_bytes_is_refused) {
     SceneMaker s = animated_scene(10);
     s.scene.animations[0].name = std::string(127, 'a');
-    BOOST_CHECK_NO_THROW(convert(s.scene));
+    BOOST_CHECK_NO_THROW(convert_in_source_order(s.scene));
     s.scene.animations[0].name = std::string(128, 'a');
-    BOOST_CHECK_EXCEPTION(convert(s.scene), assbin::converter::ConvertError,
+    BOOST_CHECK_EXCEPTION(convert_in_source_order(s.scene), assbin::converter::ConvertError,
                           [](const assbin::converter::ConvertError& e) {
                               return e.refusal() == assbin::converter::Refusal::NameTooLong &&
                                      std::string(e.what()).find("animation 0") != std::string::npos;

@@ -14,8 +14,8 @@
 
 namespace {
 
-using assbin::converter::convert;
 using assbin::converter::ConvertOptions;
+using convert_test::convert_in_source_order;
 using convert_test::rows;
 using convert_test::SceneMaker;
 
@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(positions_are_baked_by_the_row_major_matrix_as_the_file_wri
     s.mesh({{1, 2, 3}, {0, 0, 0}, {1, 0, 0}}, {{0, 1, 2}});
     s.material();
     s.node("root", -1, kAsymmetric, {0});
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     // Row by row: (2·1 + 0.5·2 + 0·3 + 10, 0·1 + 3·2 + 0.25·3 + 20, 0.1·1 + 0·2 + 4·3 + 30).
     BOOST_TEST(near(model.vertices[0].position, Eigen::Vector3f(13, 26.75f, 42.1f)));
     BOOST_TEST(near(model.vertices[1].position, Eigen::Vector3f(10, 20, 30)));
@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(global_transforms_compose_parent_first) {
     const uint32_t parent =
         s.node("parent", -1, rows({{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}));
     s.node("child", static_cast<int32_t>(parent), convert_test::translation(5, 0, 0), {0});
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     // parent · child · (1, 0, 0) = R · (6, 0, 0) = (0, 6, 0); child · parent would give (5, 1, 0).
     BOOST_TEST(near(model.vertices[0].position, Eigen::Vector3f(0, 6, 0)));
 }
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(normals_tangents_and_bitangents_use_the_inverse_transpose_a
     mesh.bitangents = convert_test::stream({slanted, slanted, slanted});
     s.material();
     s.node("root", -1, rows({{2, 0, 0, 7}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}), {0});
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     // inverse-transpose of diag(2, 1, 1) is diag(0.5, 1, 1): (1, 1, 0) -> (0.5, 1, 0), renormalised.
     const Eigen::Vector3f expected = Eigen::Vector3f(0.5f, 1, 0).normalized();
     BOOST_TEST(near(model.vertices[0].normal, expected));
@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(a_mesh_referenced_by_two_nodes_is_emitted_once_per_referenc
     const uint32_t root = s.node("root", -1);
     s.node("left", static_cast<int32_t>(root), convert_test::translation(-10, 0, 0), {0});
     s.node("right", static_cast<int32_t>(root), convert_test::translation(10, 0, 0), {0});
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     BOOST_TEST_REQUIRE(model.meshes.size() == 2u);
     BOOST_TEST(model.vertices.size() == 6u);
     BOOST_TEST(model.meshes[0].first_index == 0u);
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(mirroring_nodes_keep_front_faces_counter_clockwise) {
     s.last_mesh().normals = convert_test::stream({up, up, up});
     s.material();
     s.node("mirror", -1, rows({{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}), {0});
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     BOOST_TEST((model.indices == std::vector<uint32_t>{0, 2, 1}));
     const Eigen::Vector3f& a = model.vertices[model.indices[0]].position;
     const Eigen::Vector3f& b = model.vertices[model.indices[1]].position;
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(inverse_bind_matrices_are_stored_column_major) {
     bone.offset = kAsymmetric;
     bone.weights = {{0, 1.0f}, {1, 1.0f}, {2, 1.0f}};
     s.last_mesh().bones.push_back(bone);
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     const aem::Model& model = result.model;
     BOOST_TEST_REQUIRE(model.bones.size() == 2u);
     const Eigen::Matrix4f& ibm = model.bones[1].inverse_bind; // offset · identity⁻¹
@@ -155,19 +155,20 @@ BOOST_AUTO_TEST_CASE(uvs_come_from_the_chosen_channel_as_they_are) {
                                  convert_test::uv_channel({{0.5f, 0.125f, 0}, {1, 1, 0}, {0, 0, 0}})};
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
-    BOOST_TEST((convert(s.scene).model.vertices[0].uv == Eigen::Vector2f(0.25f, 0.75f)));
+    BOOST_TEST((convert_in_source_order(s.scene).model.vertices[0].uv == Eigen::Vector2f(0.25f, 0.75f)));
     ConvertOptions options;
     options.uv_channel = 1;
-    BOOST_TEST((convert(s.scene, options).model.vertices[0].uv == Eigen::Vector2f(0.5f, 0.125f)));
+    BOOST_TEST(
+        (convert_in_source_order(s.scene, options).model.vertices[0].uv == Eigen::Vector2f(0.5f, 0.125f)));
     options.uv_channel = 5; // absent: (0, 0)
-    BOOST_TEST((convert(s.scene, options).model.vertices[0].uv == Eigen::Vector2f(0, 0)));
+    BOOST_TEST((convert_in_source_order(s.scene, options).model.vertices[0].uv == Eigen::Vector2f(0, 0)));
 }
 
 BOOST_AUTO_TEST_CASE(a_one_component_uv_channel_gets_v_zero) {
     const assbin::Scene scene = assbin::read_file(
         assbin::test::fixture_path("assimp-5.2.5/generated__uv1d_scalar_texcoord.gltf.assbin"));
     BOOST_TEST_REQUIRE(scene.meshes[0].uv_channels[0].component_count == 1u);
-    const aem::Model model = convert(scene).model;
+    const aem::Model model = convert_in_source_order(scene).model;
     bool some_u = false;
     for (const aem::Vertex& v : model.vertices) {
         BOOST_TEST(v.uv.y() == 0.0f);
@@ -183,7 +184,7 @@ BOOST_AUTO_TEST_CASE(non_finite_attributes_are_zeroed_and_reported) {
     s.last_mesh().normals = convert_test::stream({up, bad, up});
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(result.model.vertices[1].normal.isZero());
     BOOST_TEST_REQUIRE(result.warnings.size() == 1u);
     BOOST_TEST(result.warnings[0].find("mesh 0") != std::string::npos);
@@ -225,8 +226,8 @@ BOOST_AUTO_TEST_CASE(the_model_is_the_same_on_one_thread_and_on_many) {
     ConvertOptions one, many;
     one.threads = 1;
     many.threads = 4;
-    const assbin::converter::ConvertResult serial = convert(s.scene, one);
-    const assbin::converter::ConvertResult parallel = convert(s.scene, many);
+    const assbin::converter::ConvertResult serial = convert_in_source_order(s.scene, one);
+    const assbin::converter::ConvertResult parallel = convert_in_source_order(s.scene, many);
     BOOST_TEST(serial.model.vertices.size() == kSide * kSide);
     BOOST_TEST((serial.model == parallel.model));
     BOOST_TEST((serial.warnings == parallel.warnings));

@@ -2,6 +2,7 @@
 // built directly as assbin::Scene values (the reader is tested elsewhere).
 #pragma once
 
+#include <assbin/converter/convert.hpp>
 #include <assbin/types.hpp>
 
 #include <cstring>
@@ -108,5 +109,14 @@ class SceneMaker {
 
     assbin::Scene scene;
 };
+
+// The converter with optimisation off: vertices and triangles in source order, one mesh per
+// (node, mesh) reference, so that a rule's test can name a vertex by its source index. The welded,
+// reordered output is tested on its own (optimize_test.cpp).
+inline assbin::converter::ConvertResult
+convert_in_source_order(const assbin::Scene& scene, assbin::converter::ConvertOptions options = {}) {
+    options.optimize = false;
+    return assbin::converter::convert(scene, options);
+}
 
 } // namespace convert_test

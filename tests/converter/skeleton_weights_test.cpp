@@ -12,9 +12,9 @@
 
 namespace {
 
-using assbin::converter::convert;
 using assbin::converter::Influence;
 using assbin::converter::limit_influences;
+using convert_test::convert_in_source_order;
 using convert_test::rows;
 using convert_test::SceneMaker;
 using convert_test::translation;
@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(vertices_that_lose_influences_are_counted_and_reported) {
         s.last_mesh().bones.push_back(
             bone(name, assbin::Matrix4::Identity(), {{0, 0.1f * (b + 1)}, {1, 1.0f}}));
     }
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(result.stats.vertices_lost_influences == 2u); // vertices 0 and 1 had six weights each
     BOOST_TEST(mentions(result.warnings, "more than four bone weights"));
     for (const aem::Vertex& v : result.model.vertices) {
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(vertices_that_lose_influences_are_counted_and_reported) {
 }
 
 BOOST_AUTO_TEST_CASE(skeletal_bones_get_offset_times_inverse_mesh_global) {
-    const assbin::converter::ConvertResult result = convert(skinned_scene().scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(skinned_scene().scene);
     const aem::Model& model = result.model;
     // Bones: root (hierarchy), arm, hand; body and prop are folded (not on any bone's path).
     BOOST_TEST_REQUIRE(model.bones.size() == 3u);
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(an_animated_node_holding_a_plain_mesh_becomes_a_mesh_bone) 
     channel.rotations.keys = {{0.0, assbin::Quaternion(1, 0, 0, 0)}};
     animation.channels.push_back(channel);
     s.scene.animations.push_back(animation);
-    const aem::Model model = convert(s.scene).model;
+    const aem::Model model = convert_in_source_order(s.scene).model;
     // Bones: root, arm, hand, prop (mesh bone, inverse bind = G⁻¹ of prop).
     BOOST_TEST_REQUIRE(model.bones.size() == 4u);
     BOOST_TEST(model.bones[3].parent == 0);
@@ -166,7 +166,7 @@ BOOST_AUTO_TEST_CASE(a_node_bound_with_two_inverse_bind_matrices_is_split) {
     s.node("joint", static_cast<int32_t>(root));
     s.scene.meshes[0].bones = {bone("joint", assbin::Matrix4::Identity(), {{0, 1.0f}})};
     s.scene.meshes[1].bones = {bone("joint", translation(0, 0, 7), {{0, 1.0f}})};
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST_REQUIRE(result.model.bones.size() == 3u); // root, joint, joint (split)
     BOOST_TEST(result.model.bones[1].parent == 0);
     BOOST_TEST(result.model.bones[2].parent == 0);
@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(two_meshes_with_one_skeleton_share_its_bones) {
     // Offsets consistent with each mesh's node: offset = G(joint)⁻¹ · G(mesh node).
     s.scene.meshes[0].bones = {bone("joint", translation(-1, -1, -1), {{0, 1.0f}})};
     s.scene.meshes[1].bones = {bone("joint", translation(-1, 3, -1), {{0, 1.0f}})};
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(result.model.bones.size() == 2u);
     BOOST_TEST(!mentions(result.warnings, "becomes"));
 }
@@ -194,7 +194,7 @@ BOOST_AUTO_TEST_CASE(two_meshes_with_one_skeleton_share_its_bones) {
 BOOST_AUTO_TEST_CASE(a_bone_naming_no_node_gives_its_weight_to_the_other_bones) {
     SceneMaker s = skinned_scene();
     s.scene.meshes[0].bones.push_back(bone("ghost", assbin::Matrix4::Identity(), {{1, 2.0f}}));
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(mentions(result.warnings, "'ghost'", "names no node"));
     const aem::Vertex& v1 = result.model.vertices[1];
     BOOST_TEST((v1.bone_weights == std::array<float, 4>{0.5f, 0.5f, 0, 0})); // not 0.2/0.2/0.8 of 2.5 left
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(a_bone_naming_no_node_gives_its_weight_to_the_other_bones) 
 BOOST_AUTO_TEST_CASE(a_bone_naming_two_nodes_is_reported) {
     SceneMaker s = skinned_scene();
     s.node("hand", 0);
-    const assbin::converter::ConvertResult result = convert(s.scene);
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
     BOOST_TEST(mentions(result.warnings, "'hand'", "names 2 nodes"));
     BOOST_TEST((result.model.vertices[2].bone_indices == std::array<int32_t, 4>{-1, -1, -1, -1}));
     BOOST_TEST(mentions(result.warnings, "no bone weight left"));

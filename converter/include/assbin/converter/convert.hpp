@@ -31,6 +31,15 @@ struct ConvertOptions {
     std::string texture_stem = "model";
     // Fill ConvertResult::vertex_origins (tests use it to compare poses vertex by vertex).
     bool record_vertex_origins = false;
+    // Game-ready geometry (the default): vertices whose 92-byte records are identical (-0.0 taken
+    // as +0.0) are welded into one, triangles are put in vertex-cache then overdraw order and
+    // vertices in first-use order (meshoptimizer). False writes every vertex and triangle in source
+    // order, one mesh per (node, mesh) reference: the converter's output before optimisation, for
+    // debugging a pose against the source.
+    bool optimize = true;
+    // With optimize: one AEM mesh per (node, mesh) reference instead of one per material. Merging
+    // keeps node animation working, since every vertex carries its own (extra) bone.
+    bool keep_meshes = false;
     // Threads that bake and skin a large scene (65,536 vertices or more) block by block: 1 (the
     // default) converts on the calling thread only, 0 means one per core. The model is the same
     // either way. More threads pay off only with cores to spare and memory already mapped: on a busy
@@ -42,7 +51,7 @@ struct ConvertOptions {
 struct ConvertStats {
     size_t vertices = 0;
     size_t triangles = 0;
-    size_t meshes = 0;         // AEM meshes: one per (node, mesh) reference with triangles
+    size_t meshes = 0;         // AEM meshes: one per material used, or per reference (keep_meshes)
     size_t meshes_omitted = 0; // references whose mesh kept no triangle
     size_t bones = 0;
     size_t animations = 0;
@@ -56,6 +65,13 @@ struct ConvertStats {
     size_t vertices_lost_influences = 0; // emitted vertices that had more than four bone weights
     size_t meshes_normals_generated = 0;
     size_t meshes_tangents_generated = 0;
+    // Geometry before and after optimisation, for "before -> after" reports and batch totals.
+    // ACMR (vertices transformed per triangle, 16-entry FIFO cache) = transformed / triangles.
+    size_t source_vertices = 0;             // vertices written in source order (what optimize=false gives)
+    size_t source_meshes = 0;               // one per (node, mesh) reference with triangles
+    size_t source_vertices_transformed = 0; // by the source-order index buffer
+    size_t vertices_transformed = 0;        // by the written index buffer
+    size_t degenerate_triangles = 0;        // triangles with two equal corners: kept, counted
 };
 
 // An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.

@@ -1,0 +1,78 @@
+// Independent checks of the optimised geometry, shared by the unit tests and the corpus programs:
+// the weld is exact (no two identical records in one mesh) and reordering loses no triangle (the
+// same corners, by value, in the same cyclic order, drawn with the same material).
+#pragma once
+
+#include <aem/model.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace convert_test {
+
+// FNV-1a over the record's bytes with -0.0 read as +0.0 (the weld's notion of equality).
+inline uint64_t record_hash(const aem::Vertex& vertex) {
+    aem::Vertex v = vertex;
+    const auto fix = [](auto& values) {
+        for (auto& value : values)
+            value += 0.0f;
+    };
+    fix(v.position), fix(v.normal), fix(v.tangent), fix(v.bitangent), fix(v.uv), fix(v.bone_weights);
+    unsigned char bytes[sizeof(aem::Vertex)];
+    std::memcpy(bytes, &v, sizeof bytes);
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char b : bytes)
+        h = (h ^ b) * 1099511628211ull;
+    return h;
+}
+
+// One fingerprint per triangle: its material and its three corners' record hashes, rotated so the
+// smallest comes first (the cyclic order, hence the winding, is kept). Sorted, so two models hold
+// the same triangles exactly when their fingerprint lists are equal.
+inline std::vector<std::array<uint64_t, 4>> triangle_fingerprints(const aem::Model& model) {
+    std::vector<uint64_t> hashes(model.vertices.size());
+    for (size_t v = 0; v < hashes.size(); ++v)
+        hashes[v] = record_hash(model.vertices[v]);
+    std::vector<std::array<uint64_t, 4>> out;
+    out.reserve(model.indices.size() / 3);
+    for (const aem::Mesh& mesh : model.meshes) {
+        for (uint32_t i = mesh.first_index; i + 2 < mesh.first_index + mesh.index_count; i += 3) {
+            std::array<uint64_t, 3> c = {hashes[model.indices[i]], hashes[model.indices[i + 1]],
+                                         hashes[model.indices[i + 2]]};
+            std::rotate(c.begin(), std::min_element(c.begin(), c.end()), c.end());
+            out.push_back({mesh.material, c[0], c[1], c[2]});
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The first mesh holding two vertices with identical records among those its triangles use.
+inline std::optional<size_t> mesh_with_unwelded_vertices(const aem::Model& model) {
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        const aem::Mesh& mesh = model.meshes[m];
+        std::set<uint32_t> used(model.indices.begin() + mesh.first_index,
+                                model.indices.begin() + mesh.first_index + mesh.index_count);
+        std::set<uint64_t> seen;
+        for (const uint32_t v : used) {
+            if (!seen.insert(record_hash(model.vertices[v])).second) return m;
+        }
+    }
+    return std::nullopt;
+}
+
+// Distinct materials the model's meshes draw with.
+inline size_t materials_used(const aem::Model& model) {
+    std::set<uint32_t> materials;
+    for (const aem::Mesh& mesh : model.meshes)
+        materials.insert(mesh.material);
+    return materials.size();
+}
+
+} // namespace convert_test
