@@ -6,6 +6,7 @@
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
 #include <aem/validate.hpp>
+#include <assbin/converter/mesh_metrics.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -188,6 +189,36 @@ void print_meshes(std::ostream& out, const aem::Model& model) {
     table.print(out);
 }
 
+std::string fixed3(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+std::vector<std::string> metrics_row(std::string label, const converter::MeshMetrics& m) {
+    if (!m.measured) return {std::move(label), "-", "-", "-", "-", "-", "-", "-"};
+    return {std::move(label),      with_thousands(m.vertices), with_thousands(m.triangles),
+            fixed3(m.acmr()),      fixed3(m.atvr()),           fixed3(m.overdraw()),
+            fixed3(m.overfetch()), with_thousands(m.weldable)};
+}
+
+// How well the buffers suit a GPU (meshoptimizer's analyzers), for any exporter's file.
+void print_mesh_metrics(std::ostream& out, const aem::Model& model) {
+    if (model.meshes.empty()) return;
+    const converter::ModelMetrics metrics = converter::measure_meshes(model);
+    out << "\nmesh metrics (ACMR, ATVR: vertices transformed per triangle and per vertex with a "
+        << converter::kMetricsCacheSize
+        << "-entry FIFO cache;\n  overdraw: pixels shaded per pixel covered, the "
+        << "total for all meshes drawn in order; overfetch: vertex bytes\n  read per byte used; weldable: "
+        << "vertices a lossless weld would remove; '-': broken mesh)\n";
+    Table table({"mesh", "vertices", "triangles", "ACMR", "ATVR", "overdraw", "overfetch", "weldable"},
+                "rrrrrrrr");
+    for (size_t m = 0; m < metrics.meshes.size(); ++m)
+        table.add(metrics_row(std::to_string(m), metrics.meshes[m]));
+    table.add(metrics_row("total", metrics.total));
+    table.print(out);
+}
+
 void print_materials(std::ostream& out, const aem::Model& model) {
     out << "\nmaterials (texture slots: index and file name)\n";
     if (model.materials.empty()) {
@@ -299,6 +330,7 @@ void print_text(const std::string& file, const aem::Model& model,
         << with_thousands(aem::file_size_for(aem::counts_of(model))) << " bytes\n";
     print_counts(out, model);
     print_meshes(out, model);
+    print_mesh_metrics(out, model);
     print_materials(out, model);
     print_textures(out, model);
     print_bones(out, model);
@@ -369,6 +401,38 @@ void json_meshes_and_materials(JsonWriter& json, const aem::Model& model) {
     for (const aem::Texture& texture : model.textures)
         json.value(texture.file_name);
     json.end_array();
+}
+
+void json_metrics_fields(JsonWriter& json, const converter::MeshMetrics& m) {
+    json.begin_object();
+    json.field("measured", m.measured);
+    json.field("vertices", m.vertices);
+    json.field("triangles", m.triangles);
+    json.field("vertices_transformed", m.vertices_transformed);
+    json.field("acmr", m.acmr());
+    json.field("atvr", m.atvr());
+    json.field("pixels_covered", m.pixels_covered);
+    json.field("pixels_shaded", m.pixels_shaded);
+    json.field("overdraw", m.overdraw());
+    json.field("bytes_fetched", m.bytes_fetched);
+    json.field("overfetch", m.overfetch());
+    json.field("weldable_vertices", m.weldable);
+    json.end_object();
+}
+
+void json_mesh_metrics(JsonWriter& json, const aem::Model& model) {
+    const converter::ModelMetrics metrics = converter::measure_meshes(model);
+    json.key("mesh_metrics");
+    json.begin_object();
+    json.field("cache_size", converter::kMetricsCacheSize);
+    json.key("meshes");
+    json.begin_array();
+    for (const converter::MeshMetrics& m : metrics.meshes)
+        json_metrics_fields(json, m);
+    json.end_array();
+    json.key("total");
+    json_metrics_fields(json, metrics.total);
+    json.end_object();
 }
 
 void json_bones(JsonWriter& json, const aem::Model& model) {
@@ -459,6 +523,7 @@ void print_json(const std::string& file, const aem::Model& model,
     json.field("file_size", aem::file_size_for(aem::counts_of(model)));
     json_counts(json, model);
     json_meshes_and_materials(json, model);
+    json_mesh_metrics(json, model);
     json_bones(json, model);
     json_animations(json, model);
     if (violations) json_validation(json, *violations);

@@ -3,6 +3,8 @@
 #include "stages.hpp"
 #include "vertex_groups.hpp"
 
+#include <meshoptimizer.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,6 +16,22 @@
 namespace assbin::converter {
 
 using namespace detail;
+
+namespace {
+
+// Vertices numbered by position: equal positions (-0.0 taken as +0.0) share a number, numbers given
+// in order of first appearance (meshoptimizer's remap over the positions alone).
+std::vector<uint32_t> group_by_position(const std::vector<Eigen::Vector3f>& positions) {
+    std::vector<Eigen::Vector3f> canonical(positions);
+    for (Eigen::Vector3f& p : canonical)
+        p += Eigen::Vector3f::Zero();
+    std::vector<uint32_t> group(canonical.size());
+    meshopt_generateVertexRemap(group.data(), static_cast<const uint32_t*>(nullptr), canonical.size(),
+                                canonical.data(), canonical.size(), sizeof(Eigen::Vector3f));
+    return group;
+}
+
+} // namespace
 
 Eigen::Vector3f any_perpendicular(const Eigen::Vector3f& normal) {
     const Eigen::Vector3f n = normalized_or_zero(normal);
@@ -36,10 +54,7 @@ void generate_normals(TriangleMesh& mesh, float crease_degrees) {
         if (!area[t].allFinite()) area[t].setZero();
         unit[t] = normalized_or_zero(area[t]);
     }
-    const std::vector<uint32_t> group = group_equal<3>(mesh.vertex_count(), [&](uint32_t v) {
-        const Eigen::Vector3f& p = mesh.positions[v];
-        return Bits<3>{float_bits(p.x()), float_bits(p.y()), float_bits(p.z())};
-    });
+    const std::vector<uint32_t> group = group_by_position(mesh.positions);
     const GroupTriangles around = triangles_by_group(mesh, group);
     const float cos_crease = std::cos(crease_degrees * std::numbers::pi_v<float> / 180.0f);
 

@@ -126,8 +126,9 @@ BOOST_AUTO_TEST_CASE(skinned_animations_really_move_vertices) {
 }
 
 BOOST_AUTO_TEST_CASE(node_animated_fixtures_pose_like_assimp_through_mesh_bones) {
-    for (const std::string fixture : {"Collada__box_nested_animation.dae.assbin",
-                                      "3DS__RotatingCube.3DS.assbin", "LWS__move_x.lws.assbin"}) {
+    for (const std::string fixture :
+         {"Collada__box_nested_animation.dae.assbin", "3DS__RotatingCube.3DS.assbin",
+          "LWS__move_x.lws.assbin", "ASE__anim.ASE.assbin"}) {
         BOOST_TEST_CONTEXT(fixture) {
             const aem::Model model = convert_fixture(fixture);
             BOOST_TEST(!model.animations.empty());
