@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace assbin::converter {
@@ -94,11 +95,17 @@ struct TimedValue {
 };
 
 struct TrackTally {
-    size_t dropped = 0;   // keys with a non-finite time or value, or a zero quaternion
-    size_t reordered = 0; // tracks whose keys were not in time order
+    size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
+    size_t reordered = 0;       // tracks whose keys were not in time order
+    size_t equal_time_runs = 0; // times that carry several keys
 };
 
-// Appends a track's keys (sorted, in seconds, equal times collapsed with the last one kept).
+// Appends a track's keys, sorted, in seconds. Several keys at one time follow the Assimp viewer's
+// evaluator (AnimEvaluator: the segment search stops at the first key later than the time asked):
+// approaching the time, values head for the run's first key; at the time and after, the run's last
+// key holds; keys between them are never seen. AEM needs strictly increasing times, so the first
+// key is written one float step before the time and the last at the time (docs/FORMAT-NOTES.md,
+// "Keys at equal times"). Returns the range and counts runs in `tally`.
 aem::KeyRange append_track(std::vector<TimedValue>& keys, double ticks_per_second, aem::Model& model,
                            TrackTally& tally) {
     const auto earlier = [](const TimedValue& a, const TimedValue& b) { return a.ticks < b.ticks; };
@@ -107,18 +114,27 @@ aem::KeyRange append_track(std::vector<TimedValue>& keys, double ticks_per_secon
         ++tally.reordered;
     }
     aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()), 0};
-    for (const TimedValue& key : keys) {
-        const float time = seconds_from_ticks(key.ticks, ticks_per_second);
-        if (!std::isfinite(time)) {
-            ++tally.dropped;
-            continue;
-        }
-        if (range.count > 0 && model.keyframes.back().time == time) {
-            model.keyframes.back().value = key.value; // equal times: the last one wins
-            continue;
-        }
-        model.keyframes.push_back({time, key.value});
+    const auto push = [&](float time, const Eigen::Vector4f& value) {
+        model.keyframes.push_back({time, value});
         ++range.count;
+    };
+    for (size_t k = 0; k < keys.size();) {
+        const float time = seconds_from_ticks(keys[k].ticks, ticks_per_second);
+        size_t end = k + 1; // the run of keys at this time (in seconds)
+        while (end < keys.size() && seconds_from_ticks(keys[end].ticks, ticks_per_second) == time)
+            ++end;
+        if (!std::isfinite(time)) {
+            tally.dropped += end - k;
+        } else {
+            const float before = std::nextafter(time, -std::numeric_limits<float>::infinity());
+            const bool room = range.count == 0 || model.keyframes.back().time < before;
+            if (end - k > 1) {
+                ++tally.equal_time_runs;
+                if (room) push(before, keys[k].value);
+            }
+            push(time, keys[end - 1].value);
+        }
+        k = end;
     }
     return range;
 }
@@ -219,6 +235,11 @@ void report_tally(const assbin::Scene& scene, size_t a, const TrackTally& tally,
     if (tally.reordered > 0) {
         report.warn(animation_label(scene, a) + ": " + std::to_string(tally.reordered) +
                     " key tracks were out of time order and were sorted");
+    }
+    if (tally.equal_time_runs > 0) {
+        report.warn(animation_label(scene, a) + ": " + std::to_string(tally.equal_time_runs) +
+                    " times carry several keys of one track; as in the Assimp viewer, values approach the "
+                    "first and hold the last from that time on (keys between them are never shown)");
     }
 }
 

@@ -5,6 +5,7 @@
 #include "support/fixtures.hpp"
 
 #include "steps.hpp"
+#include <aem/pose.hpp>
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
 
@@ -163,14 +164,43 @@ BOOST_AUTO_TEST_CASE(decompose_splits_translation_rotation_and_scale) {
     BOOST_TEST(!assbin::converter::decompose(sheared).exact);
 }
 
-BOOST_AUTO_TEST_CASE(keys_with_equal_times_collapse_to_the_last) {
+// The Assimp viewer's AnimEvaluator at a time shared by several keys: values approach the first of
+// them and hold the last from that time on; keys between them are never shown.
+BOOST_AUTO_TEST_CASE(keys_at_equal_times_follow_the_assimp_viewer) {
     SceneMaker s = animated_scene(10);
     s.scene.animations[0].channels[0].positions.keys = {
-        {0.0, {0, 0, 0}}, {10.0, {1, 0, 0}}, {10.0, {2, 0, 0}}, {20.0, {3, 0, 0}}};
+        {0.0, {0, 0, 0}}, {10.0, {1, 0, 0}}, {10.0, {9, 9, 9}}, {10.0, {2, 0, 0}}, {20.0, {3, 0, 0}}};
+    const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
+    const aem::Model& model = result.model;
+    const aem::Sequence& spinner = sequence(model, 0, 1);
+    BOOST_TEST_REQUIRE(spinner.position.count == 4u);
+    const aem::Keyframe* keys = &model.keyframes[spinner.position.first];
+    BOOST_TEST(keys[1].time == std::nextafter(1.0f, 0.0f)); // the first key at 10 ticks, just before 1 s
+    BOOST_TEST((keys[1].value == Eigen::Vector4f(1, 0, 0, 0)));
+    BOOST_TEST(keys[2].time == 1.0f); // the last one, at 1 s
+    BOOST_TEST((keys[2].value == Eigen::Vector4f(2, 0, 0, 0)));
+    BOOST_TEST(std::any_of(result.warnings.begin(), result.warnings.end(), [](const std::string& w) {
+        return w.find("1 times carry several keys") != std::string::npos;
+    }));
+    // Posed: half-way to 1 s the value is half-way to the first key; at 1 s it is the last one.
+    const auto x_at = [&](float seconds) { return aem::sample_bone(model, 0, 1, seconds).translation.x(); };
+    BOOST_TEST(x_at(0.5f) == 0.5f, boost::test_tools::tolerance(1e-5f));
+    BOOST_TEST(x_at(1.0f) == 2.0f, boost::test_tools::tolerance(1e-5f));
+    BOOST_TEST(x_at(1.5f) == 2.5f, boost::test_tools::tolerance(1e-5f));
+}
+
+BOOST_AUTO_TEST_CASE(keys_sharing_the_first_time_hold_the_last_from_that_time) {
+    SceneMaker s = animated_scene(10);
+    s.scene.animations[0].channels[0].positions.keys = {
+        {0.0, {5, 0, 0}}, {0.0, {1, 0, 0}}, {10.0, {2, 0, 0}}};
     const aem::Model model = convert_in_source_order(s.scene).model;
     const aem::Sequence& spinner = sequence(model, 0, 1);
     BOOST_TEST_REQUIRE(spinner.position.count == 3u);
-    BOOST_TEST((model.keyframes[spinner.position.first + 1].value == Eigen::Vector4f(2, 0, 0, 0)));
+    const aem::Keyframe* keys = &model.keyframes[spinner.position.first];
+    BOOST_TEST(keys[0].time < 0.0f); // one float step before 0: only a time before the start shows it
+    BOOST_TEST((keys[0].value == Eigen::Vector4f(5, 0, 0, 0)));
+    BOOST_TEST(keys[1].time == 0.0f);
+    BOOST_TEST((keys[1].value == Eigen::Vector4f(1, 0, 0, 0)));
 }
 
 BOOST_AUTO_TEST_CASE(keys_out_of_time_order_are_sorted_and_reported) {

@@ -53,33 +53,21 @@ Eigen::Matrix3d rotation_matrix(Quat q) {
     return m;
 }
 
-// The key pair around `ticks` and the factor between them; clamped to the first and last key.
-// Keys in time order with equal times collapsed, the last one kept. Assimp's validation rejects
-// other key lists; dumps of unvalidated imports hold them, and AEM-FORMAT.md rule 5 reads them so.
+// The key pair around `ticks` and the factor between them, as the Assimp viewer's AnimEvaluator
+// finds them: the keys in time order (a stable sort: dumps of unvalidated imports may hold them out
+// of order), the segment starting at the last key not later than `ticks`. So where several keys
+// share a time, values approach the first of them and the last holds from that time on. Before the
+// first key and after the last, the value is clamped (AEM-FORMAT.md's evaluation; the viewer loops).
 template <class Key>
-std::vector<Key> ordered(std::vector<Key> keys) {
+std::tuple<Key, Key, double> around(std::vector<Key> keys, double ticks) {
     std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) { return a.time < b.time; });
-    std::vector<Key> out;
-    for (const Key& key : keys) {
-        if (!out.empty() && out.back().time == key.time) {
-            out.back() = key;
-        } else {
-            out.push_back(key);
-        }
-    }
-    return out;
-}
-
-template <class Key>
-std::tuple<Key, Key, double> around(const std::vector<Key>& unordered, double ticks) {
-    const std::vector<Key> keys = ordered(unordered);
-    if (ticks <= keys.front().time) return {keys.front(), keys.front(), 0.0};
+    if (ticks < keys.front().time) return {keys.front(), keys.front(), 0.0};
     if (ticks >= keys.back().time) return {keys.back(), keys.back(), 0.0};
     size_t i = 0;
     while (i + 1 < keys.size() && !(ticks < keys[i + 1].time))
         ++i;
-    const double span = keys[i + 1].time - keys[i].time;
-    return {keys[i], keys[i + 1], span > 0 ? (ticks - keys[i].time) / span : 0.0};
+    const double span = keys[i + 1].time - keys[i].time; // > 0: keys[i].time <= ticks < keys[i + 1].time
+    return {keys[i], keys[i + 1], (ticks - keys[i].time) / span};
 }
 
 Eigen::Vector3d lerp_keys(const std::vector<assbin::VectorKey>& keys, double ticks) {
