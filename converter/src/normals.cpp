@@ -43,64 +43,90 @@ Eigen::Vector3f any_perpendicular(const Eigen::Vector3f& normal) {
     return Eigen::Vector3f(1.0f + sign * n.x() * n.x() * a, sign * b, -sign * n.x()).normalized();
 }
 
-void generate_normals(TriangleMesh& mesh, float crease_degrees) {
+namespace {
+
+// Per triangle: twice its area along its normal (zero when not finite), and that direction as a unit.
+struct FaceDirections {
+    std::vector<Eigen::Vector3f> area, unit;
+};
+
+FaceDirections face_directions(const TriangleMesh& mesh) {
     const size_t triangle_count = mesh.triangles.size() / 3;
-    std::vector<Eigen::Vector3f> area(triangle_count), unit(triangle_count);
+    FaceDirections faces{std::vector<Eigen::Vector3f>(triangle_count),
+                         std::vector<Eigen::Vector3f>(triangle_count)};
     for (size_t t = 0; t < triangle_count; ++t) {
         const Eigen::Vector3f& p0 = mesh.positions[mesh.triangles[3 * t]];
         const Eigen::Vector3f& p1 = mesh.positions[mesh.triangles[3 * t + 1]];
         const Eigen::Vector3f& p2 = mesh.positions[mesh.triangles[3 * t + 2]];
-        area[t] = (p1 - p0).cross(p2 - p0); // twice the area, along the face normal
-        if (!area[t].allFinite()) area[t].setZero();
-        unit[t] = normalized_or_zero(area[t]);
+        Eigen::Vector3f& area = faces.area[t];
+        area = (p1 - p0).cross(p2 - p0);
+        if (!area.allFinite()) area.setZero();
+        faces.unit[t] = normalized_or_zero(area);
     }
-    const std::vector<uint32_t> group = group_by_position(mesh.positions);
-    const GroupTriangles around = triangles_by_group(mesh, group);
-    const float cos_crease = std::cos(crease_degrees * std::numbers::pi_v<float> / 180.0f);
+    return faces;
+}
 
-    // Per position group, its triangles' face directions with equal ones merged (areas summed): a
-    // corner then weighs its group's directions, not every triangle around it, which would cost
-    // the square of the valence (a 65,535-triangle fan: 4e9 steps). A group with more than
-    // kMaxDirections distinct directions, which only hostile or pathological meshes have, is
-    // smoothed without crease splitting, so the cost stays linear in the mesh size.
-    constexpr uint32_t kMaxDirections = 64;
+// Per position group, its triangles' face directions with equal ones merged (areas summed): a
+// corner then weighs its group's directions, not every triangle around it, which would cost the
+// square of the valence (a 65,535-triangle fan: 4e9 steps). A group with more than kMaxDirections
+// distinct directions, which only hostile or pathological meshes have, is smoothed without crease
+// splitting, so the cost stays linear in the mesh size.
+struct GroupDirections {
     struct Direction {
         Eigen::Vector3f unit, area;
     };
-    const size_t groups = around.first.size() - 1;
-    std::vector<uint32_t> first_direction(groups + 1, 0);
+    std::vector<uint32_t> first; // per group, into `directions`; one more at the end
     std::vector<Direction> directions;
-    std::vector<Eigen::Vector3f> group_area(groups, Eigen::Vector3f::Zero());
-    std::vector<uint8_t> smooth_only(groups, 0);
+    std::vector<Eigen::Vector3f> total_area; // per group, over all its triangles
+    std::vector<uint8_t> smooth_only;        // per group: too many directions to split at creases
+};
+
+GroupDirections group_directions(const GroupTriangles& around, const FaceDirections& faces) {
+    constexpr uint32_t kMaxDirections = 64;
+    const size_t groups = around.first.size() - 1;
+    GroupDirections out;
+    out.first.assign(groups + 1, 0);
+    out.total_area.assign(groups, Eigen::Vector3f::Zero());
+    out.smooth_only.assign(groups, 0);
     for (size_t g = 0; g < groups; ++g) {
-        first_direction[g] = static_cast<uint32_t>(directions.size());
+        out.first[g] = static_cast<uint32_t>(out.directions.size());
         for (uint32_t k = around.first[g]; k < around.first[g + 1]; ++k) {
             const uint32_t t = around.list[k];
-            group_area[g] += area[t];
-            if (smooth_only[g]) continue;
-            const auto begin = directions.begin() + first_direction[g];
+            out.total_area[g] += faces.area[t];
+            if (out.smooth_only[g]) continue;
+            const auto begin = out.directions.begin() + out.first[g];
             const auto same =
-                std::find_if(begin, directions.end(), [&](const Direction& d) { return d.unit == unit[t]; });
-            if (same != directions.end()) {
-                same->area += area[t];
-            } else if (directions.end() - begin < kMaxDirections) {
-                directions.push_back({unit[t], area[t]});
+                std::find_if(begin, out.directions.end(),
+                             [&](const GroupDirections::Direction& d) { return d.unit == faces.unit[t]; });
+            if (same != out.directions.end()) {
+                same->area += faces.area[t];
+            } else if (out.directions.end() - begin < kMaxDirections) {
+                out.directions.push_back({faces.unit[t], faces.area[t]});
             } else {
-                smooth_only[g] = 1;
-                directions.resize(first_direction[g]);
+                out.smooth_only[g] = 1;
+                out.directions.resize(out.first[g]);
             }
         }
     }
-    first_direction[groups] = static_cast<uint32_t>(directions.size());
+    out.first[groups] = static_cast<uint32_t>(out.directions.size());
+    return out;
+}
 
+} // namespace
+
+void generate_normals(TriangleMesh& mesh, float crease_degrees) {
+    const FaceDirections faces = face_directions(mesh);
+    const std::vector<uint32_t> group = group_by_position(mesh.positions);
+    const GroupDirections around = group_directions(triangles_by_group(mesh, group), faces);
+    const float cos_crease = std::cos(crease_degrees * std::numbers::pi_v<float> / 180.0f);
     std::vector<Eigen::Vector3f> corner_normals(mesh.triangles.size());
     for (size_t c = 0; c < mesh.triangles.size(); ++c) {
         const size_t t = c / 3;
         const uint32_t g = group[mesh.triangles[c]];
-        const Eigen::Vector3f& all = group_area[g];
-        Eigen::Vector3f sum = smooth_only[g] ? all : Eigen::Vector3f::Zero();
-        for (uint32_t d = first_direction[g]; d < first_direction[g + 1]; ++d) {
-            if (unit[t].dot(directions[d].unit) >= cos_crease) sum += directions[d].area;
+        const Eigen::Vector3f& all = around.total_area[g];
+        Eigen::Vector3f sum = around.smooth_only[g] ? all : Eigen::Vector3f::Zero();
+        for (uint32_t d = around.first[g]; d < around.first[g + 1]; ++d) {
+            if (faces.unit[t].dot(around.directions[d].unit) >= cos_crease) sum += around.directions[d].area;
         }
         Eigen::Vector3f normal = normalized_or_zero(sum);
         if (normal.isZero()) normal = normalized_or_zero(all); // a degenerate face takes its neighbours'

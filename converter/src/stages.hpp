@@ -107,7 +107,14 @@ size_t bake_vertices(const VertexView& view, const Eigen::Matrix4d& global, std:
 void place_triangles(const std::vector<uint32_t>& triangles, const Eigen::Matrix4d& global,
                      uint32_t first_vertex, std::span<uint32_t> out);
 
-// ---- triangulate.cpp and normals_tangents.cpp: per source mesh, in mesh space ----
+// ---- ear_clipping.cpp ----
+
+// The two triangles of quad `q` (corner numbers), without allocating: the fan from corner 0 when
+// every corner is convex, else the fan from the first reflex or collinear corner.
+std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span<const Eigen::Vector3f> q);
+
+// ---- prepare_mesh.cpp (faces to triangles), normals.cpp and tangents.cpp: per source mesh, in mesh space
+// ----
 
 // A source mesh after triangulation. Its vertices are copied into `mesh` (renumbered to those the
 // triangles use, in source order; normals and tangents generated where missing), except when the
@@ -148,7 +155,7 @@ struct ChannelTargets {
 // channels naming one node the first drives it (the Assimp viewer's rule).
 ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report);
 
-// ---- skeleton.cpp: bones from the hierarchy, and per-vertex weights ----
+// ---- skeleton.cpp: bones from the hierarchy; weights.cpp: per-vertex weights ----
 
 struct Skeleton {
     std::vector<aem::Bone> bones;
