@@ -77,6 +77,14 @@ std::string format_number(double value, const char* format = "%g") {
     return buffer;
 }
 
+bool is_2025(const aem::Model& model) {
+    return model.layout == aem::Layout::Edition2025;
+}
+
+const char* layout_name(const aem::Model& model) {
+    return is_2025(model) ? "2025" : "2024";
+}
+
 std::string quoted_name(const std::string& name) {
     return json_quote(printable(name, 80));
 }
@@ -91,8 +99,10 @@ std::string texture_label(const aem::Model& model, int32_t slot) {
         label += " (no such texture)";
         return label;
     }
+    const aem::Texture& texture = model.textures[static_cast<size_t>(slot)];
     label += ' ';
-    label += printable(model.textures[static_cast<size_t>(slot)].file_name, 80);
+    label += is_2025(model) ? std::to_string(texture.width) + "x" + std::to_string(texture.height)
+                            : printable(texture.file_name, 80);
     return label;
 }
 
@@ -161,14 +171,24 @@ std::string sequence_span(const aem::Model& model, const aem::Animation& animati
 
 // ---- human-readable output ----
 
+// The header's counts, in file order, named as the model's layout names them.
+std::vector<std::pair<const char*, uint64_t>> section_counts(const aem::Model& model) {
+    if (is_2025(model)) {
+        const aem::Counts2025 c = aem::counts_2025_of(model);
+        return {{"vertices", c.vertices},  {"indices", c.indices},       {"image bytes", c.image_bytes},
+                {"textures", c.textures},  {"meshes", c.meshes},         {"materials", c.materials},
+                {"joints", c.joints},      {"animations", c.animations}, {"tracks", c.tracks},
+                {"keyframes", c.keyframes}};
+    }
+    const aem::Counts c = aem::counts_of(model);
+    return {{"vertices", c.vertices},     {"indices", c.indices},     {"textures", c.textures},
+            {"meshes", c.meshes},         {"materials", c.materials}, {"bones", c.bones},
+            {"animations", c.animations}, {"sequences", c.sequences}, {"keyframes", c.keyframes}};
+}
+
 void print_counts(std::ostream& out, const aem::Model& model) {
-    const aem::Counts counts = aem::counts_of(model);
-    const std::pair<const char*, uint32_t> rows[] = {
-        {"vertices", counts.vertices},     {"indices", counts.indices},     {"textures", counts.textures},
-        {"meshes", counts.meshes},         {"materials", counts.materials}, {"bones", counts.bones},
-        {"animations", counts.animations}, {"sequences", counts.sequences}, {"keyframes", counts.keyframes}};
     Table table({"section", "count"}, "lr");
-    for (const auto& [name, count] : rows)
+    for (const auto& [name, count] : section_counts(model))
         table.add({name, with_thousands(count)});
     out << "\ncounts\n";
     table.print(out);
@@ -225,12 +245,46 @@ void print_materials(std::ostream& out, const aem::Model& model) {
         out << "  (none)\n";
         return;
     }
-    Table table({"material", "base colour", "normal", "orm"}, "rlll");
+    Table table({"material", "type", "base colour", "normal", is_2025(model) ? "pbr" : "orm"}, "rllll");
     for (size_t m = 0; m < model.materials.size(); ++m) {
         const aem::Material& material = model.materials[m];
-        table.add({std::to_string(m), texture_label(model, material.base_color_texture),
+        const std::string type = !is_2025(model)                              ? "-"
+                                 : material.type == aem::kMaterialOpaque      ? "opaque"
+                                 : material.type == aem::kMaterialTransparent ? "transparent"
+                                                                              : std::to_string(material.type);
+        table.add({std::to_string(m), type, texture_label(model, material.base_color_texture),
                    texture_label(model, material.normal_texture),
                    texture_label(model, material.orm_texture)});
+    }
+    table.print(out);
+}
+
+const char* compression_name(uint32_t compression) {
+    return compression == aem::kCompressionNone  ? "none"
+           : compression == aem::kCompressionBc5 ? "BC5"
+           : compression == aem::kCompressionBc7 ? "BC7"
+                                                 : "unknown";
+}
+
+const char* wrap_name(uint32_t wrap) {
+    return wrap == aem::kWrapRepeat           ? "repeat"
+           : wrap == aem::kWrapMirroredRepeat ? "mirrored"
+           : wrap == aem::kWrapClampToEdge    ? "clamp"
+                                              : "unknown";
+}
+
+// 2025 textures: pixels in the file, each with its whole MIP chain.
+void print_texture_images(std::ostream& out, const aem::Model& model) {
+    Table table({"texture", "size", "channels", "compression", "MIP levels", "bytes", "offset", "wrap x, y"},
+                "rrrlrrrl");
+    for (size_t t = 0; t < model.textures.size(); ++t) {
+        const aem::Texture& x = model.textures[t];
+        table.add({std::to_string(t), std::to_string(x.width) + " x " + std::to_string(x.height),
+                   std::to_string(x.channels), compression_name(x.compression),
+                   std::to_string(aem::mip_level_count(x.width, x.height)),
+                   with_thousands(aem::mip_chain_bytes(x.width, x.height, x.channels, x.compression)),
+                   with_thousands(x.image_offset),
+                   std::string(wrap_name(x.wrap_x)) + ", " + wrap_name(x.wrap_y)});
     }
     table.print(out);
 }
@@ -241,6 +295,7 @@ void print_textures(std::ostream& out, const aem::Model& model) {
         out << "  (none)\n";
         return;
     }
+    if (is_2025(model)) return print_texture_images(out, model);
     Table table({"texture", "file name"}, "rl");
     for (size_t t = 0; t < model.textures.size(); ++t) {
         table.add({std::to_string(t), printable(model.textures[t].file_name, 200)});
@@ -249,18 +304,21 @@ void print_textures(std::ostream& out, const aem::Model& model) {
 }
 
 void print_bones(std::ostream& out, const aem::Model& model) {
-    out << "\nbones (AEM stores no bone names: bones are known by index)\n";
+    const bool joints = is_2025(model);
+    out << (joints ? "\njoints\n"
+                   : "\nbones (the 2024 layout stores no bone names: bones are known by index)\n");
     if (model.bones.empty()) {
         out << "  (none)\n";
         return;
     }
-    Table table({"bone", "parent", "inverse bind", "tree"}, "rrll");
+    Table table({joints ? "joint" : "bone", "parent", "inverse bind", "tree"}, "rrll");
     for (const auto& [bone, depth] : bone_tree_order(model)) {
         const aem::Bone& record = model.bones[bone];
         const bool identity = record.inverse_bind == Eigen::Matrix4f::Identity();
         table.add({std::to_string(bone), record.parent == aem::kNone ? "-" : std::to_string(record.parent),
                    identity ? "identity" : "matrix",
-                   std::string(2 * std::min<size_t>(depth, 40), ' ') + "bone " + std::to_string(bone)});
+                   std::string(2 * std::min<size_t>(depth, 40), ' ') +
+                       (joints ? quoted_name(record.name) : "bone " + std::to_string(bone))});
     }
     table.print(out);
 }
@@ -326,8 +384,8 @@ void print_text(const std::string& file, const aem::Model& model,
                 const std::vector<aem::Violation>* violations, const std::optional<PoseRequest>& request,
                 const aem::Pose& pose) {
     std::ostream& out = std::cout;
-    out << printable(file) << ": AEM version " << unsigned{aem::kVersion} << ", "
-        << with_thousands(aem::file_size_for(aem::counts_of(model))) << " bytes\n";
+    out << printable(file) << ": AEM version " << unsigned{aem::kVersion} << ", " << layout_name(model)
+        << " layout, " << with_thousands(aem::file_size_of(model)) << " bytes\n";
     print_counts(out, model);
     print_meshes(out, model);
     print_mesh_metrics(out, model);
@@ -351,26 +409,36 @@ void json_texture_slot(JsonWriter& json, std::string_view key, const aem::Model&
     json.field("texture", slot);
     const bool exists = slot >= 0 && static_cast<size_t>(slot) < model.textures.size();
     json.key("file_name");
-    if (exists)
+    if (exists && !is_2025(model))
         json.value(model.textures[static_cast<size_t>(slot)].file_name);
     else
-        json.null();
+        json.null(); // a 2025 texture has pixels, not a file name
     json.end_object();
 }
 
 void json_counts(JsonWriter& json, const aem::Model& model) {
-    const aem::Counts counts = aem::counts_of(model);
     json.key("counts");
     json.begin_object();
-    json.field("vertices", counts.vertices);
-    json.field("indices", counts.indices);
-    json.field("textures", counts.textures);
-    json.field("meshes", counts.meshes);
-    json.field("materials", counts.materials);
-    json.field("bones", counts.bones);
-    json.field("animations", counts.animations);
-    json.field("sequences", counts.sequences);
-    json.field("keyframes", counts.keyframes);
+    for (const auto& [name, count] : section_counts(model)) {
+        std::string key = name;
+        std::replace(key.begin(), key.end(), ' ', '_');
+        json.field(key, count);
+    }
+    json.end_object();
+}
+
+void json_texture_image(JsonWriter& json, const aem::Texture& texture) {
+    json.begin_object();
+    json.field("width", texture.width);
+    json.field("height", texture.height);
+    json.field("channels", texture.channels);
+    json.field("compression", compression_name(texture.compression));
+    json.field("mip_levels", aem::mip_level_count(texture.width, texture.height));
+    json.field("bytes",
+               aem::mip_chain_bytes(texture.width, texture.height, texture.channels, texture.compression));
+    json.field("offset", texture.image_offset);
+    json.field("wrap_x", wrap_name(texture.wrap_x));
+    json.field("wrap_y", wrap_name(texture.wrap_y));
     json.end_object();
 }
 
@@ -392,14 +460,21 @@ void json_meshes_and_materials(JsonWriter& json, const aem::Model& model) {
         json.begin_object();
         json_texture_slot(json, "base_color", model, material.base_color_texture);
         json_texture_slot(json, "normal", model, material.normal_texture);
-        json_texture_slot(json, "orm", model, material.orm_texture);
+        json_texture_slot(json, is_2025(model) ? "pbr" : "orm", model, material.orm_texture);
+        if (is_2025(model))
+            json.field("type", material.type == aem::kMaterialTransparent ? "transparent" : "opaque");
         json.end_object();
     }
     json.end_array();
     json.key("textures");
     json.begin_array();
-    for (const aem::Texture& texture : model.textures)
-        json.value(texture.file_name);
+    for (const aem::Texture& texture : model.textures) {
+        if (is_2025(model)) {
+            json_texture_image(json, texture);
+        } else {
+            json.value(texture.file_name);
+        }
+    }
     json.end_array();
 }
 
@@ -443,6 +518,7 @@ void json_bones(JsonWriter& json, const aem::Model& model) {
     json.begin_array();
     for (size_t b = 0; b < model.bones.size(); ++b) {
         json.begin_object();
+        if (is_2025(model)) json.field("name", model.bones[b].name);
         json.key("parent");
         if (model.bones[b].parent == aem::kNone)
             json.null();
@@ -520,7 +596,8 @@ void print_json(const std::string& file, const aem::Model& model,
     json.begin_object();
     json.field("file", file);
     json.field("version", unsigned{aem::kVersion});
-    json.field("file_size", aem::file_size_for(aem::counts_of(model)));
+    json.field("layout", layout_name(model));
+    json.field("file_size", aem::file_size_of(model));
     json_counts(json, model);
     json_meshes_and_materials(json, model);
     json_mesh_metrics(json, model);

@@ -17,6 +17,11 @@ inline void append_u32(std::string& out, uint32_t value) {
     out.append(bytes, 4);
 }
 
+inline void append_u64(std::string& out, uint64_t value) {
+    append_u32(out, static_cast<uint32_t>(value));
+    append_u32(out, static_cast<uint32_t>(value >> 32));
+}
+
 inline void append_i32(std::string& out, int32_t value) {
     append_u32(out, static_cast<uint32_t>(value));
 }
@@ -37,6 +42,11 @@ class ByteCursor {
         : bytes_(bytes), position_(position) {}
 
     uint32_t u32() { return load_u32(take(4)); }
+    uint64_t u64() {
+        const uint64_t low = u32();
+        return low | uint64_t{u32()} << 32;
+    }
+    std::span<const std::byte> bytes(size_t size) { return {take(size), size}; }
     int32_t i32() { return static_cast<int32_t>(u32()); }
     float f32() { return std::bit_cast<float>(u32()); }
     std::string_view text(size_t size) { return {reinterpret_cast<const char*>(take(size)), size}; }

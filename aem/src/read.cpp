@@ -1,8 +1,11 @@
 // The reader: header, then the size the counts imply (checked before anything is allocated),
 // then the sections in file order.
-#include "bytes.hpp"
+#include "records.hpp"
+
+#include "layouts.hpp"
 
 #include <aem/io.hpp>
+#include <aem/validate.hpp>
 
 #include <algorithm>
 #include <array>
@@ -12,6 +15,7 @@
 #include <limits>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace aem {
 
@@ -27,7 +31,7 @@ const std::byte* detail::ByteCursor::take(size_t size) {
 
 namespace {
 
-using detail::ByteCursor;
+using namespace detail;
 
 struct Section {
     const char* name;
@@ -73,58 +77,60 @@ std::string first_section_past(const Counts& counts, uint64_t file_size) {
     return "the last section ends past the file";
 }
 
-// Throws unless the file is exactly as long as the counts say. Compares in 64 bits, so counts
-// whose sizes wrap around 32 bits cannot pass for a short file.
-void check_file_size(const Counts& counts, uint64_t file_size) {
+// Why the file is not as long as the 2024 counts say, or empty when it is. Compares in 64 bits, so
+// counts whose sizes wrap around 32 bits cannot pass for a short file.
+std::pair<ErrorCode, std::string> size_fault_2024(const Counts& counts, uint64_t file_size) {
     const uint64_t expected = file_size_for(counts);
     if (file_size < expected) {
-        throw Error(ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(file_size) +
-                                              " bytes but its counts imply " + std::to_string(expected) +
-                                              "; " + first_section_past(counts, file_size));
+        return {ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(file_size) +
+                                          " bytes but its counts imply " + std::to_string(expected) + "; " +
+                                          first_section_past(counts, file_size)};
     }
     if (file_size > expected) {
-        throw Error(ErrorCode::TrailingBytes, "the file has " + std::to_string(file_size - expected) +
-                                                  " bytes after the end its counts imply (" +
-                                                  std::to_string(expected) + " bytes of " +
-                                                  std::to_string(file_size) + ")");
+        return {ErrorCode::TrailingBytes, "the file has " + std::to_string(file_size - expected) +
+                                              " bytes after the end its counts imply (" +
+                                              std::to_string(expected) + " bytes of " +
+                                              std::to_string(file_size) + ")"};
     }
-    if (expected > std::numeric_limits<size_t>::max()) {
-        throw Error(ErrorCode::TooLarge, "the counts imply " + std::to_string(expected) +
+    return {ErrorCode::Io, {}};
+}
+
+// Which layout's size equation the file satisfies (AEM-FORMAT.md "Telling the layouts apart").
+struct LayoutFit {
+    bool edition_2024 = false;
+    bool edition_2025 = false;
+};
+
+// Throws when the file fits neither layout, or is too large to address. `header` holds the
+// file's first min(size, 52) bytes.
+LayoutFit fit_layouts(std::span<const std::byte> header, uint64_t file_size) {
+    const Counts counts = read_counts(header);
+    LayoutFit fit;
+    const auto [code, fault] = size_fault_2024(counts, file_size);
+    fit.edition_2024 = fault.empty();
+    std::string as_2025 = "it is shorter than the 52-byte header of the 2025 layout";
+    if (header.size() >= kHeaderSize2025) {
+        const Counts2025 counts_2025 = detail::read_counts_2025(header);
+        const uint64_t expected = file_size_for(counts_2025);
+        fit.edition_2025 = expected == file_size && counts_2025.padding == 0;
+        as_2025 = counts_2025.padding != 0 ? "its 2025 header's padding is not zero"
+                  : expected == std::numeric_limits<uint64_t>::max()
+                      ? "its 2025 counts imply more bytes than 64 bits can count"
+                      : "its 2025 counts imply " + std::to_string(expected) + " bytes";
+    }
+    if (!fit.edition_2024 && !fit.edition_2025)
+        throw Error(code, fault + "; nor does it fit the 2025 layout: " + as_2025);
+    if (file_size > std::numeric_limits<size_t>::max()) {
+        throw Error(ErrorCode::TooLarge, "the counts imply " + std::to_string(file_size) +
                                              " bytes, more than this machine can address");
     }
-}
-
-void read_floats(ByteCursor& in, float* values, size_t count) {
-    for (size_t i = 0; i < count; ++i)
-        values[i] = in.f32();
-}
-
-std::string read_name(ByteCursor& in) {
-    const std::string_view field = in.text(kNameFieldSize);
-    return std::string(field.substr(0, field.find('\0'))); // no NUL: all 128 bytes, for validate()
+    return fit;
 }
 
 Vertex read_vertex(ByteCursor& in) {
-    Vertex vertex;
-    read_floats(in, vertex.position.data(), 3);
-    read_floats(in, vertex.normal.data(), 3);
-    read_floats(in, vertex.tangent.data(), 3);
-    read_floats(in, vertex.bitangent.data(), 3);
-    read_floats(in, vertex.uv.data(), 2);
-    for (int32_t& index : vertex.bone_indices)
-        index = in.i32();
-    for (float& weight : vertex.bone_weights)
-        weight = in.f32();
+    Vertex vertex = read_vertex_2025(in);
     vertex.extra_bone = in.i32();
     return vertex;
-}
-
-Mesh read_mesh(ByteCursor& in) {
-    Mesh mesh;
-    mesh.first_index = in.u32();
-    mesh.index_count = in.u32();
-    mesh.material = in.u32();
-    return mesh;
 }
 
 Material read_material(ByteCursor& in, uint32_t texture_count) {
@@ -143,10 +149,7 @@ Material read_material(ByteCursor& in, uint32_t texture_count) {
 
 Bone read_bone(ByteCursor& in) {
     Bone bone;
-    for (int column = 0; column < 4; ++column) {
-        for (int row = 0; row < 4; ++row)
-            bone.inverse_bind(row, column) = in.f32();
-    }
+    bone.inverse_bind = read_matrix(in);
     bone.parent = in.i32();
     in.skip(kBonePaddingSize);
     return bone;
@@ -167,22 +170,6 @@ Sequence read_sequence(ByteCursor& in) {
         range->count = in.u32();
     }
     return sequence;
-}
-
-Keyframe read_keyframe(ByteCursor& in) {
-    Keyframe key;
-    key.time = in.f32();
-    read_floats(in, key.value.data(), 4); // (x, y, z, w)
-    return key;
-}
-
-template <class ReadRecord>
-auto read_section(ByteCursor& in, uint32_t count, ReadRecord read_record) {
-    std::vector<decltype(read_record(in))> records;
-    records.reserve(count); // safe: the file size already proved these bytes exist
-    for (uint32_t i = 0; i < count; ++i)
-        records.push_back(read_record(in));
-    return records;
 }
 
 // Appends `count` bytes from `in`; throws Io when fewer arrive.
@@ -225,9 +212,10 @@ Counts read_counts(std::span<const std::byte> bytes) {
     return counts;
 }
 
-Model read_model(std::span<const std::byte> bytes) {
+namespace {
+
+Model read_model_2024(std::span<const std::byte> bytes) {
     const Counts counts = read_counts(bytes);
-    check_file_size(counts, bytes.size());
     ByteCursor in(bytes, kHeaderSize);
     Model model;
     model.vertices = read_section(in, counts.vertices, read_vertex);
@@ -243,6 +231,18 @@ Model read_model(std::span<const std::byte> bytes) {
     return model;
 }
 
+} // namespace
+
+Model read_model(std::span<const std::byte> bytes) {
+    const LayoutFit fit = fit_layouts(bytes.first(std::min(bytes.size(), kHeaderSize2025)), bytes.size());
+    if (!fit.edition_2025) return read_model_2024(bytes);
+    if (!fit.edition_2024) return detail::read_model_2025(bytes);
+    // Both size equations hold (contrived small files): the reading whose sections validate wins.
+    Model as_2024 = read_model_2024(bytes);
+    Model as_2025 = detail::read_model_2025(bytes);
+    return validate(as_2025).size() < validate(as_2024).size() ? as_2025 : as_2024;
+}
+
 Model read_file(const std::filesystem::path& path) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
@@ -253,8 +253,8 @@ Model read_file(const std::filesystem::path& path) {
     if (!in) throw Error(ErrorCode::Io, "cannot open for reading");
     // Check the header against the file size before reading a byte more than the header.
     std::vector<std::byte> bytes;
-    append_from(in, bytes, static_cast<size_t>(std::min<uintmax_t>(file_size, kHeaderSize)));
-    check_file_size(read_counts(bytes), file_size);
+    append_from(in, bytes, static_cast<size_t>(std::min<uintmax_t>(file_size, kHeaderSize2025)));
+    fit_layouts(bytes, file_size);
     append_from(in, bytes, static_cast<size_t>(file_size) - bytes.size());
     return read_model(bytes);
 }

@@ -1,6 +1,8 @@
 // The validator: one check per invariant of AEM-FORMAT.md, every violation reported with where it
 // is, section by section. A reference that is out of range is reported once, and the checks that
 // would need to follow it are skipped.
+#include "layouts.hpp"
+
 #include <aem/validate.hpp>
 
 #include <algorithm>
@@ -90,8 +92,10 @@ class Checker {
             check_mesh(m);
         for (size_t m = 0; m < model_.materials.size(); ++m)
             check_material(m);
-        for (size_t b = 0; b < model_.bones.size(); ++b)
+        for (size_t b = 0; b < model_.bones.size(); ++b) {
             check_bone(b);
+            check_name(model_.bones[b].name, "bones", b, ".name");
+        }
         check_animations();
         check_sequences();
         for (size_t k = 0; k < model_.keyframes.size(); ++k)
@@ -381,7 +385,9 @@ class Checker {
 } // namespace
 
 std::vector<Violation> validate(const Model& model) {
-    return Checker(model).run();
+    std::vector<Violation> violations = Checker(model).run();
+    if (model.layout == Layout::Edition2025) detail::check_2025_invariants(model, violations);
+    return violations;
 }
 
 const char* rule_name(Rule rule) {
@@ -428,6 +434,20 @@ const char* rule_name(Rule rule) {
         return "non-finite-float";
     case Rule::BadName:
         return "bad-name";
+    case Rule::TextureFormat:
+        return "texture-format";
+    case Rule::TextureChainOutOfBounds:
+        return "texture-chain-out-of-bounds";
+    case Rule::MaterialTextureMissing:
+        return "material-texture-missing";
+    case Rule::MaterialType:
+        return "material-type";
+    case Rule::ExtraBoneInLayout:
+        return "extra-bone-in-layout";
+    case Rule::TrackNotContiguous:
+        return "track-not-contiguous";
+    case Rule::TrackStart:
+        return "track-start";
     }
     return "unknown";
 }

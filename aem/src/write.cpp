@@ -1,6 +1,7 @@
 // The writer: the sections in file order, little-endian by construction, streamed through a
 // small buffer; write_file goes through a temporary name so a failure never leaves half a file.
-#include "bytes.hpp"
+#include "layouts.hpp"
+#include "records.hpp"
 
 #include <aem/io.hpp>
 
@@ -18,33 +19,7 @@ namespace aem {
 
 namespace {
 
-using detail::append_f32;
-using detail::append_i32;
-using detail::append_u32;
-
-constexpr size_t kFlushThreshold = size_t{1} << 16;
-
-// Collects records and hands them to the stream in blocks of about 64 KiB.
-class SectionStream {
-  public:
-    explicit SectionStream(std::ostream& out) : out_(out) { buffer_.reserve(kFlushThreshold + kTextureSize); }
-
-    std::string& record() { return buffer_; }
-
-    void end_record() {
-        if (buffer_.size() >= kFlushThreshold) flush();
-    }
-
-    void flush() {
-        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-        buffer_.clear();
-        if (!out_) throw Error(ErrorCode::Io, "writing the AEM data failed");
-    }
-
-  private:
-    std::ostream& out_;
-    std::string buffer_;
-};
+using namespace detail;
 
 void check_name(const std::string& name, const std::string& owner) {
     if (name.size() > kMaxNameLength) {
@@ -59,23 +34,18 @@ void check_name(const std::string& name, const std::string& owner) {
 // Everything that would make the file say something other than the model: checked up front so
 // a failure writes nothing.
 void check_expressible(const Model& model) {
-    counts_of(model);
+    const bool edition_2025 = model.layout == Layout::Edition2025;
+    edition_2025 ? void(counts_2025_of(model)) : void(counts_of(model));
+    detail::check_layout_expressible(model);
     for (size_t i = 0; i < model.textures.size(); ++i) {
         check_name(model.textures[i].file_name, "texture " + std::to_string(i));
+    }
+    for (size_t i = 0; i < model.bones.size(); ++i) {
+        check_name(model.bones[i].name, "joint " + std::to_string(i));
     }
     for (size_t i = 0; i < model.animations.size(); ++i) {
         check_name(model.animations[i].name, "animation " + std::to_string(i));
     }
-}
-
-void append_floats(std::string& out, const float* values, size_t count) {
-    for (size_t i = 0; i < count; ++i)
-        append_f32(out, values[i]);
-}
-
-void append_name(std::string& out, const std::string& name) {
-    out += name;
-    out.append(kNameFieldSize - name.size(), '\0');
 }
 
 void write_header(SectionStream& stream, const Counts& counts) {
@@ -90,24 +60,12 @@ void write_header(SectionStream& stream, const Counts& counts) {
 }
 
 void write_vertex(std::string& out, const Vertex& vertex) {
-    append_floats(out, vertex.position.data(), 3);
-    append_floats(out, vertex.normal.data(), 3);
-    append_floats(out, vertex.tangent.data(), 3);
-    append_floats(out, vertex.bitangent.data(), 3);
-    append_floats(out, vertex.uv.data(), 2);
-    for (int32_t index : vertex.bone_indices)
-        append_i32(out, index);
-    for (float weight : vertex.bone_weights)
-        append_f32(out, weight);
+    write_vertex_2025(out, vertex);
     append_i32(out, vertex.extra_bone);
 }
 
 void write_bone(std::string& out, const Bone& bone) {
-    // Element (row r, column c) at float index c*4 + r, whatever Eigen's storage order.
-    for (int column = 0; column < 4; ++column) {
-        for (int row = 0; row < 4; ++row)
-            append_f32(out, bone.inverse_bind(row, column));
-    }
+    write_matrix(out, bone.inverse_bind); // element (row r, column c) at float index c*4 + r
     append_i32(out, bone.parent);
     out.append(kBonePaddingSize, '\0');
 }
@@ -125,19 +83,6 @@ void write_sequence(std::string& out, const Sequence& sequence) {
     }
 }
 
-void write_keyframe(std::string& out, const Keyframe& key) {
-    append_f32(out, key.time);
-    append_floats(out, key.value.data(), 4); // (x, y, z, w)
-}
-
-template <class Record, class WriteRecord>
-void write_section(SectionStream& stream, const std::vector<Record>& records, WriteRecord write_record) {
-    for (const Record& record : records) {
-        write_record(stream.record(), record);
-        stream.end_record();
-    }
-}
-
 std::filesystem::path temporary_path_beside(const std::filesystem::path& path) {
     static std::atomic<unsigned> counter{0};
     char suffix[48];
@@ -151,17 +96,14 @@ std::filesystem::path temporary_path_beside(const std::filesystem::path& path) {
 
 void write_model(const Model& model, std::ostream& out) {
     check_expressible(model);
+    if (model.layout == Layout::Edition2025) return detail::write_model_2025(model, out);
     SectionStream stream(out);
     write_header(stream, counts_of(model));
     write_section(stream, model.vertices, write_vertex);
     write_section(stream, model.indices, [](std::string& o, uint32_t index) { append_u32(o, index); });
     write_section(stream, model.textures,
                   [](std::string& o, const Texture& t) { append_name(o, t.file_name); });
-    write_section(stream, model.meshes, [](std::string& o, const Mesh& mesh) {
-        append_u32(o, mesh.first_index);
-        append_u32(o, mesh.index_count);
-        append_u32(o, mesh.material);
-    });
+    write_section(stream, model.meshes, write_mesh);
     write_section(stream, model.materials, [](std::string& o, const Material& material) {
         append_i32(o, material.base_color_texture);
         append_i32(o, material.normal_texture);

@@ -78,6 +78,33 @@ aem::Model make_two_bone_model() {
     return model;
 }
 
+aem::Model make_two_joint_model() {
+    aem::Model model = aem_test::make_two_bone_model();
+    model.layout = aem::Layout::Edition2025;
+    model.bones[0].name = "root";
+    model.bones[1].name = "arm";
+    for (aem::Vertex& v : model.vertices)
+        v.extra_bone = aem::kNone;
+    model.vertices[3].bone_indices = {1, -1, -1, -1};
+    model.vertices[3].bone_weights = {1, 0, 0, 0};
+    model.textures.clear();
+    const auto add_texture = [&](uint32_t w, uint32_t h, uint32_t channels, uint8_t fill) {
+        aem::Texture texture;
+        texture.image_offset = model.image_buffer.size();
+        texture.width = w;
+        texture.height = h;
+        texture.channels = channels;
+        texture.wrap_y = aem::kWrapClampToEdge;
+        model.image_buffer.resize(model.image_buffer.size() + aem::mip_chain_bytes(w, h, channels, 0), fill);
+        model.textures.push_back(texture);
+    };
+    add_texture(4, 2, 4, 0xAA); // 32 + 8 + 4 bytes: 4x2, 2x1, 1x1
+    add_texture(2, 2, 2, 0x80); // 8 + 2
+    add_texture(1, 1, 4, 0xFF); // 4
+    model.materials = {{0, 1, 2, aem::kMaterialOpaque}, {2, 1, 2, aem::kMaterialTransparent}};
+    return model;
+}
+
 std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open " + path.string());

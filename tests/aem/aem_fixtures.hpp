@@ -34,6 +34,11 @@ using assbin::test::TempDir;
 //   textures:  "albedo.png", "normal.png", "orm.png"; materials {0,1,2} and {0,-1,-1}
 aem::Model make_two_bone_model();
 
+// The same model in the 2025 layout: joints "root" and "arm", vertex 3's mesh bone turned into
+// joint 1 with weight 1, no extra bone indices, and three textures with full MIP chains (4 x 2
+// RGBA, 2 x 2 RG, 1 x 1 RGBA, 58 bytes of texels); material 1 is transparent.
+aem::Model make_two_joint_model();
+
 std::vector<std::byte> read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 

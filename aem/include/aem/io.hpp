@@ -26,6 +26,7 @@ enum class ErrorCode {
     TooLarge,           // the counts imply more bytes than this machine can address
     CountTooLarge,      // writing: a section holds more records than a uint32 count can say
     NameTooLong,        // writing: a name does not fit its 128-byte NUL-terminated field
+    LayoutMismatch,     // writing: the model holds something its layout has no field for
 };
 
 // The one error type reading and writing throw. `what()` is a sentence a user can act on.
@@ -46,18 +47,21 @@ const char* error_code_name(ErrorCode code);
 // when `bytes` does not start with a version 1 header. Does not look at the rest of the file.
 Counts read_counts(std::span<const std::byte> bytes);
 
-// A whole AEM file held in memory. Throws Error when the header is bad (see read_counts), when
-// the size differs from the one the counts imply (Truncated, TrailingBytes, TooLarge); the
-// content is not validated. Material slots holding 255 become -1 when there are at most 255
+// A whole AEM file held in memory, in whichever layout its size fits (AEM-FORMAT.md "Telling the
+// layouts apart"; Model::layout says which; when both fit, the one with fewer violations of
+// validate(), the 2024 one on a tie). Throws Error when the header is bad (see read_counts), when
+// the size fits neither layout's counts (Truncated or TrailingBytes as the 2024 counts see it, the
+// message naming what both layouts' counts imply) or is too large to address; the content is not
+// validated. Material slots holding 255 become -1 when there are at most 255
 // textures; names end at their first NUL (a field with no NUL gives a 128-byte name).
 Model read_model(std::span<const std::byte> bytes);
 
 // Reads the file at `path`, then as read_model. Throws Error (code Io) when it cannot be read.
 Model read_file(const std::filesystem::path& path);
 
-// Streams the sections to `out` in file order. Throws Error (CountTooLarge, NameTooLong) before
-// writing anything when the model cannot be expressed in the format, and Error (Io) when the
-// stream fails. Invariants are not checked: an invalid model is written as it is.
+// Streams the sections to `out` in file order, in the model's layout. Throws Error (CountTooLarge,
+// NameTooLong, LayoutMismatch) before writing anything when the model cannot be expressed in it, and Error
+// (Io) when the stream fails. Invariants are not checked: an invalid model is written as it is.
 void write_model(const Model& model, std::ostream& out);
 
 // The file write_model would produce, in memory. Throws as write_model.

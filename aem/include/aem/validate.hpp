@@ -37,6 +37,14 @@ enum class Rule {
     VectorKeyWNotZero,             // a position or scale key has w != 0
     NonFiniteFloat,                // a NaN or infinity in any float field
     BadName,                       // a name too long for its 128-byte field, or holding a NUL
+    // The 2025 layout's own invariants (AEM-FORMAT.md "The 2025 layout"):
+    TextureFormat,           // a size of 0, a wrap mode past 2, channels not 2 or 4, a bad compression
+    TextureChainOutOfBounds, // the texture's MIP chain leaves the image buffer
+    MaterialTextureMissing,  // a texture slot is not a texture (the layout has no "none")
+    MaterialType,            // a material type other than 0 (opaque) and 1 (transparent)
+    ExtraBoneInLayout,       // a vertex has an extra bone index, which the layout cannot store
+    TrackNotContiguous,      // a track's rotation or scale keys do not follow its other keys
+    TrackStart,              // an animation's tracks do not start at animation × joints
 };
 
 // A short stable name: "index-out-of-range", "bone-parent-not-earlier", ...
