@@ -35,7 +35,8 @@ namespace {
 
 constexpr std::string_view kUsage =
     "assbin convert IN... [-o OUT.aem | --out-dir DIR] [--uv-channel N] [--ticks-per-second F]\n"
-    "                      [--crease-angle DEG] [--keep-meshes] [--no-optimize] [--keep-embedded-bytes]\n"
+    "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
+    "                      [--keep-embedded-bytes]\n"
     "                      [--jobs N] [--quiet]";
 
 struct Job {
@@ -265,6 +266,9 @@ po::options_description describe_options() {
                                      "playback rate for animations that give 0 ticks per second")(
         "crease-angle", po::value<double>()->default_value(60.0),
         "generated normals are split where faces meet at more than DEG degrees, 0..180")(
+        "layout", po::value<std::string>()->default_value("2024"),
+        "AEM layout: 2024 (the specification this project implements) or 2025 (what today's AEM runtime, "
+        "viewer and game load: named joints, tracks, textures stored as pixels)")(
         "keep-meshes", "one AEM mesh per (node, mesh) of the dump instead of one per material")(
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
@@ -294,6 +298,9 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     settings.options.crease_angle_degrees = static_cast<float>(crease);
     settings.options.keep_embedded_bytes = vm.count("keep-embedded-bytes") > 0;
     settings.options.keep_meshes = vm.count("keep-meshes") > 0;
+    const std::string layout = vm["layout"].as<std::string>();
+    if (layout != "2024" && layout != "2025") return usage_error("--layout must be 2024 or 2025");
+    settings.options.layout = layout == "2025" ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
     settings.jobs = std::max(1u, std::thread::hardware_concurrency());

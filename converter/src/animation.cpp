@@ -195,10 +195,17 @@ class RestKeys {
     std::vector<std::optional<aem::Sequence>> ranges_;
 };
 
-// The name as C code sees it (up to the first NUL), which must fit the 128-byte field.
-std::string animation_name(const assbin::Scene& scene, size_t a) {
+// The name as C code sees it (up to the first NUL), which must fit the 128-byte field: the 2024
+// layout refuses a longer one (names are never cut there), the 2025 one cuts it with a warning.
+std::string animation_name(const assbin::Scene& scene, size_t a, const ConvertOptions& options,
+                           Report& report) {
     std::string name = scene.animations[a].name;
     name.resize(std::min(name.size(), name.find('\0')));
+    if (name.size() > aem::kMaxNameLength && options.layout == aem::Layout::Edition2025) {
+        report.warn(animation_label(scene, a) + ": the name is " + std::to_string(name.size()) +
+                    " bytes; it is cut to the 127 the 2025 layout's field holds");
+        return cut_name(name);
+    }
     if (name.size() > aem::kMaxNameLength) {
         throw ConvertError(Refusal::NameTooLong,
                            animation_label(scene, a) + ": the name is " + std::to_string(name.size()) +
@@ -254,7 +261,8 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
                     " ticks per second; played at " + std::to_string(tps));
     }
     const float duration = seconds_from_ticks(source.duration, tps);
-    model.animations.push_back({animation_name(scene, a), std::isfinite(duration) ? duration : 0.0f,
+    model.animations.push_back({animation_name(scene, a, options, report),
+                                std::isfinite(duration) ? duration : 0.0f,
                                 static_cast<uint32_t>(model.sequences.size())});
 
     TrackTally tally;

@@ -124,6 +124,8 @@ bool indices_are_valid(const aem::Model& model) {
 // every other section by aem::validate itself. A fault is reported in aem::validate's words.
 void check_model(const aem::Model& model, bool vertices_valid) {
     aem::Model rest; // every section but the geometry (cheap to copy)
+    rest.layout = model.layout;
+    rest.image_buffer = model.image_buffer;
     rest.textures = model.textures;
     rest.materials = model.materials;
     rest.bones = model.bones;
@@ -172,7 +174,11 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("optimize");
     convert_animations(scene, skeleton, channels, options, result.model, report);
     clock.lap("animation");
-    convert_materials(scene, options, result.model, result.textures, report);
+    if (options.layout == aem::Layout::Edition2025) {
+        convert_to_layout_2025(scene, skeleton, result, report);
+    } else {
+        convert_materials(scene, options, result.model, result.textures, report);
+    }
     result.stats.textures_written = result.textures.size();
     clock.lap("materials+textures");
     check_model(result.model, emitted.vertices_valid);

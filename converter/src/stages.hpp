@@ -261,6 +261,19 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const ChannelTargets& channels,
                         const ConvertOptions& options, aem::Model& model, Report& report);
 
+// ---- layout_2025.cpp: the 2025 layout from the converted model ----
+
+// `name` cut to at most `limit` bytes at a UTF-8 character boundary.
+std::string cut_name(std::string name, size_t limit = aem::kMaxNameLength);
+
+// Turns the converted (2024-shaped) model into the 2025 layout: joints named after their nodes
+// (cut at 127 bytes, with a warning), mesh bones as joints with weight 1, v' = 1 - v with the
+// bitangent following the flipped v, each track's keys laid back to back, and materials whose
+// three textures are built from the scene material's factors (base colour and opacity; roughness,
+// occlusion, metalness, emissive), identical textures stored once.
+void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton, ConvertResult& result,
+                            Report& report);
+
 // ---- materials_textures.cpp ----
 
 // One AEM material per scene material (same index); textures resolved, embedded ones extracted

@@ -189,6 +189,7 @@ std::string check_optimised_geometry(const assbin::Scene& scene, const aem::Mode
         return "mesh " + std::to_string(*mesh) + " holds two identical vertex records (weld missed)";
     assbin::converter::ConvertOptions source_order;
     source_order.optimize = false;
+    source_order.layout = model.layout;
     const aem::Model plain = assbin::converter::convert(scene, source_order).model;
     if (convert_test::triangle_fingerprints(plain) != convert_test::triangle_fingerprints(model))
         return "the optimised triangles differ from the source-order ones (lost, changed or rewound)";
@@ -225,7 +226,8 @@ std::set<std::string> read_expected_failures(const fs::path& list) {
     return names;
 }
 
-int convert_all(const fs::path& folder, bool check_poses, const std::set<std::string>& unreadable) {
+int convert_all(const fs::path& folder, bool check_poses, const std::set<std::string>& unreadable,
+                aem::Layout layout) {
     size_t passed = 0, failed = 0, refused = 0, skipped = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const fs::path& file : dumps_under(folder)) {
@@ -247,6 +249,7 @@ int convert_all(const fs::path& folder, bool check_poses, const std::set<std::st
         try {
             assbin::converter::ConvertOptions options;
             options.record_vertex_origins = true;
+            options.layout = layout;
             const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
             const std::string problem = check_model(scene, result, check_poses);
             if (problem.empty()) {
@@ -376,6 +379,7 @@ int measure_tangents(const fs::path& folder, bool per_file) {
 int main(int argc, char** argv) {
     bool tangents = false, poses = true, per_file = false;
     fs::path folder, expected_failures;
+    aem::Layout layout = aem::Layout::Edition2024;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--tangents") {
@@ -384,6 +388,8 @@ int main(int argc, char** argv) {
             per_file = true;
         } else if (arg == "--no-poses") {
             poses = false;
+        } else if (arg == "--layout-2025") {
+            layout = aem::Layout::Edition2025;
         } else if (arg == "--expect-failures" && i + 1 < argc) {
             expected_failures = argv[++i];
         } else if (folder.empty() && arg[0] != '-') {
@@ -395,9 +401,9 @@ int main(int argc, char** argv) {
     }
     if (folder.empty() || !fs::is_directory(folder)) {
         std::fprintf(stderr, "usage: corpus_convert [--tangents [--per-file]] [--no-poses] "
-                             "[--expect-failures LIST] CORPUS_FOLDER\n");
+                             "[--layout-2025] [--expect-failures LIST] CORPUS_FOLDER\n");
         return 2;
     }
     return tangents ? measure_tangents(folder, per_file)
-                    : convert_all(folder, poses, read_expected_failures(expected_failures));
+                    : convert_all(folder, poses, read_expected_failures(expected_failures), layout);
 }

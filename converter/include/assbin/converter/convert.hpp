@@ -29,6 +29,9 @@ struct ConvertOptions {
     // Embedded textures are named "<texture_stem>_<n>.png"; write_output's callers pass the
     // output file's stem (the CLI does).
     std::string texture_stem = "model";
+    // Which AEM layout to write (../shared/AEM-FORMAT.md): the 2024 edition this project implements
+    // (the default), or the 2025 one today's AEM runtime loads (joints, tracks, texels in the file).
+    aem::Layout layout = aem::Layout::Edition2024;
     // Fill ConvertResult::vertex_origins (tests use it to compare poses vertex by vertex).
     bool record_vertex_origins = false;
     // Game-ready geometry (the default): vertices whose 92-byte records are identical (-0.0 taken
