@@ -36,7 +36,8 @@ namespace {
 constexpr std::string_view kUsage =
     "assbin convert IN... [-o OUT.aem | --out-dir DIR] [--uv-channel N] [--ticks-per-second F]\n"
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
-    "                      [--keep-embedded-bytes]\n"
+    "                      [--texture-dir DIR]... [--max-texture-size N] [--compress] "
+    "[--keep-embedded-bytes]\n"
     "                      [--jobs N] [--quiet]";
 
 struct Job {
@@ -117,6 +118,7 @@ Outcome run_job(const Job& job, const converter::ConvertOptions& base, const Rea
         const Scene scene = read_file(job.input, read_options);
         converter::ConvertOptions options = base;
         options.texture_stem = job.output.stem().string();
+        options.source_folder = job.input.parent_path();
         converter::ConvertResult result = converter::convert(scene, options);
         if (job.output.has_parent_path()) {
             std::error_code ignored; // a racing job may create it first; writing reports real failures
@@ -214,12 +216,15 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
 // Converts the jobs on `workers` threads; reports them in input order as they complete.
 Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     std::vector<std::optional<Outcome>> outcomes(jobs.size());
+    // One file gets the threads for its own texture work; a batch spreads them over files instead.
+    converter::ConvertOptions options = settings.options;
+    if (jobs.size() == 1) options.threads = settings.jobs;
     std::atomic<size_t> next{0};
     std::mutex mutex;
     std::condition_variable finished;
     const auto work = [&] {
         for (size_t j = next++; j < jobs.size(); j = next++) {
-            Outcome outcome = run_job(jobs[j], settings.options, settings.read);
+            Outcome outcome = run_job(jobs[j], options, settings.read);
             const std::lock_guard lock(mutex);
             outcomes[j] = std::move(outcome);
             finished.notify_one();
@@ -269,6 +274,11 @@ po::options_description describe_options() {
         "layout", po::value<std::string>()->default_value("2024"),
         "AEM layout: 2024 (the specification this project implements) or 2025 (what today's AEM runtime, "
         "viewer and game load: named joints, tracks, textures stored as pixels)")(
+        "texture-dir", po::value<std::vector<std::string>>()->composing(),
+        "2025 layout: a folder to look for external textures in, after the dump's own folder (repeatable)")(
+        "max-texture-size", po::value<long>()->default_value(0),
+        "2025 layout: resize textures to powers of two no larger than N (0: keep their size)")(
+        "compress", "2025 layout: store normal maps as BC5 (base colour and PBR stay uncompressed)")(
         "keep-meshes", "one AEM mesh per (node, mesh) of the dump instead of one per material")(
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
@@ -301,6 +311,14 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     const std::string layout = vm["layout"].as<std::string>();
     if (layout != "2024" && layout != "2025") return usage_error("--layout must be 2024 or 2025");
     settings.options.layout = layout == "2025" ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
+    if (vm.count("texture-dir")) {
+        for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>())
+            settings.options.texture_folders.emplace_back(folder);
+    }
+    const long max_size = vm["max-texture-size"].as<long>();
+    if (max_size < 0 || max_size > 65536) return usage_error("--max-texture-size must be 0..65536");
+    settings.options.max_texture_size = static_cast<uint32_t>(max_size);
+    settings.options.compress_normal_maps = vm.count("compress") > 0;
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
     settings.jobs = std::max(1u, std::thread::hardware_concurrency());

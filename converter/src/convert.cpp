@@ -175,7 +175,7 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     convert_animations(scene, skeleton, channels, options, result.model, report);
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
-        convert_to_layout_2025(scene, skeleton, result, report);
+        convert_to_layout_2025(scene, skeleton, options, result, report);
     } else {
         convert_materials(scene, options, result.model, result.textures, report);
     }

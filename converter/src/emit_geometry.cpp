@@ -2,6 +2,7 @@
 // (skeleton.cpp) and checked, block by block so that each block is still in cache for the next
 // step, and over several threads for large scenes. Work is planned first and reported in reference
 // order afterwards, so the model and the warnings do not depend on the thread count.
+#include "parallel.hpp"
 #include "stages.hpp"
 
 #include <aem/validate.hpp>
@@ -43,33 +44,6 @@ unsigned vertex_is_valid(const aem::Vertex& v, size_t bones) {
     }
     valid &= !skinned | (std::abs(sum - 1.0) <= aem::kWeightSumTolerance);
     return valid & ((v.extra_bone == aem::kNone) | (static_cast<uint32_t>(v.extra_bone) < bones));
-}
-
-// Runs task(0) .. task(count - 1) on up to `threads` threads (the caller's included); rethrows the
-// first exception a task threw once all have stopped.
-template <class Task>
-void run_tasks(size_t count, unsigned threads, Task task) {
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-    const auto work = [&] {
-        for (size_t i = next++; i < count; i = next++) {
-            try {
-                task(i);
-            } catch (...) {
-                const std::lock_guard lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
-                next = count;
-            }
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t)
-        helpers.emplace_back(work);
-    work();
-    for (std::thread& helper : helpers)
-        helper.join();
-    if (failure) std::rethrow_exception(failure);
 }
 
 // One reference's place in the output.

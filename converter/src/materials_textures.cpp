@@ -63,19 +63,6 @@ std::vector<std::byte> encode_png(const Image& image) {
 
 namespace detail {
 
-namespace {
-
-// aiTextureType values the slots draw from.
-enum TextureType : uint32_t {
-    kDiffuse = 1,
-    kNormals = 6,
-    kBaseColor = 12,
-    kNormalCamera = 13,
-    kMetalness = 15,
-    kDiffuseRoughness = 16,
-    kUnknown = 18,
-};
-
 std::string material_label(const assbin::Scene& scene, size_t m) {
     return "material " + std::to_string(m) + " (" + quote_name(scene.materials[m].name()) + ")";
 }
@@ -95,6 +82,8 @@ std::optional<std::string> first_of(const assbin::Material& material, uint32_t p
     std::optional<std::string> path = texture_path(material, preferred);
     return path ? path : texture_path(material, fallback);
 }
+
+namespace {
 
 // A texture already packed as ORM: glTF's metallic-roughness texture (Assimp 5.x stores it as
 // UNKNOWN and again as METALNESS and DIFFUSE_ROUGHNESS), or one file serving as both metalness

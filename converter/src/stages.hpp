@@ -268,13 +268,37 @@ std::string cut_name(std::string name, size_t limit = aem::kMaxNameLength);
 
 // Turns the converted (2024-shaped) model into the 2025 layout: joints named after their nodes
 // (cut at 127 bytes, with a warning), mesh bones as joints with weight 1, v' = 1 - v with the
-// bitangent following the flipped v, each track's keys laid back to back, and materials whose
-// three textures are built from the scene material's factors (base colour and opacity; roughness,
-// occlusion, metalness, emissive), identical textures stored once.
-void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton, ConvertResult& result,
-                            Report& report);
+// bitangent following the flipped v, each track's keys laid back to back, and every material's
+// three textures with MIP chains (texture_pipeline.hpp).
+void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton,
+                            const ConvertOptions& options, ConvertResult& result, Report& report);
 
 // ---- materials_textures.cpp ----
+
+// aiTextureType values the texture slots draw from.
+enum TextureType : uint32_t {
+    kDiffuse = 1,
+    kEmissive = 4,
+    kNormals = 6,
+    kLightmap = 10,
+    kBaseColor = 12,
+    kNormalCamera = 13,
+    kEmissionColor = 14,
+    kMetalness = 15,
+    kDiffuseRoughness = 16,
+    kAmbientOcclusion = 17,
+    kUnknown = 18,
+};
+
+// "material 2 ('Skin')".
+std::string material_label(const assbin::Scene& scene, size_t m);
+
+// The material's texture file of `type` (index 0) as C code sees it (up to the first NUL), or
+// nullopt when it has none.
+std::optional<std::string> texture_path(const assbin::Material& material, uint32_t type);
+
+// texture_path of `preferred`, else of `fallback`.
+std::optional<std::string> first_of(const assbin::Material& material, uint32_t preferred, uint32_t fallback);
 
 // One AEM material per scene material (same index); textures resolved, embedded ones extracted
 // into `files`. Throws ConvertError naming the material: NameTooLong for a texture name over 127

@@ -6,3 +6,5 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
+#define STB_IMAGE_RESIZE_IMPLEMENTATION
+#include <stb/stb_image_resize.h>

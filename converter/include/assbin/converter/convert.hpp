@@ -32,6 +32,16 @@ struct ConvertOptions {
     // Which AEM layout to write (../shared/AEM-FORMAT.md): the 2024 edition this project implements
     // (the default), or the 2025 one today's AEM runtime loads (joints, tracks, texels in the file).
     aem::Layout layout = aem::Layout::Edition2024;
+    // 2025 layout: where external texture names are looked for, after the names as given relative to
+    // `source_folder` (the dump's folder; the CLI sets it).
+    std::filesystem::path source_folder;
+    std::vector<std::filesystem::path> texture_folders;
+    // 2025 layout: textures are resized to powers of two no larger than this (0: kept as they are).
+    uint32_t max_texture_size = 0;
+    // 2025 layout: an image of more pixels is not decoded (a warning, the factor texture instead).
+    uint64_t max_texture_pixels = uint64_t{64} << 20;
+    // 2025 layout: normal maps stored as BC5 (libsquish); base colour and PBR stay uncompressed.
+    bool compress_normal_maps = false;
     // Fill ConvertResult::vertex_origins (tests use it to compare poses vertex by vertex).
     bool record_vertex_origins = false;
     // Game-ready geometry (the default): vertices whose 92-byte records are identical (-0.0 taken

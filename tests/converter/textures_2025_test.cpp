@@ -1,0 +1,198 @@
+// The 2025 layout's texture pipeline: images found (embedded files and texels, external files by
+// name ignoring case), decoded with stb_image at their own size, turned into base colour (RGBA),
+// normal (RG) and PBR textures with full MIP chains (gamma-correct for colour), BC5 on request;
+// what cannot be had gives a warning naming the material and a default texture, never a failure.
+#include "scene_maker.hpp"
+#include "support/fixtures.hpp"
+#include "texture_pipeline.hpp"
+
+#include <aem/validate.hpp>
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#define STBI_NO_STDIO
+#include <stb/stb_image.h>
+
+#include <algorithm>
+
+namespace {
+
+using assbin::converter::ConvertOptions;
+using assbin::converter::ConvertResult;
+using assbin::converter::detail::Pixels;
+
+ConvertResult convert_2025(const assbin::Scene& scene, ConvertOptions options = {}) {
+    options.layout = aem::Layout::Edition2025;
+    return assbin::converter::convert(scene, options);
+}
+
+const aem::Texture& slot(const aem::Model& model, int32_t texture) {
+    return model.textures.at(static_cast<size_t>(texture));
+}
+
+bool warned(const ConvertResult& result, const std::string& a, const std::string& b) {
+    return std::any_of(result.warnings.begin(), result.warnings.end(), [&](const std::string& w) {
+        return w.find(a) != std::string::npos && w.find(b) != std::string::npos;
+    });
+}
+
+// A one-triangle scene whose material names `path` in texture slot `type`, with the scene's
+// embedded textures as given.
+convert_test::SceneMaker textured(uint32_t type, const std::string& path,
+                                  std::vector<assbin::Texture> embedded) {
+    convert_test::SceneMaker s;
+    s.triangle();
+    s.material({convert_test::string_property("$tex.file", path, type)});
+    s.node("root", -1, assbin::Matrix4::Identity(), {0});
+    s.scene.textures = std::move(embedded);
+    return s;
+}
+
+// A w x h ARGB8888 embedded texture (texels b, g, r, a) whose every texel is (r, g, b, a).
+assbin::Texture texels(uint32_t w, uint32_t h, std::array<uint8_t, 4> rgba) {
+    assbin::Texture texture;
+    texture.width = w;
+    texture.height = h;
+    texture.format_hint = "rgba8888";
+    for (uint32_t i = 0; i < w * h; ++i)
+        texture.data.insert(texture.data.end(), {rgba[2], rgba[1], rgba[0], rgba[3]});
+    return texture;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(textures_2025)
+
+BOOST_AUTO_TEST_CASE(an_embedded_png_keeps_its_own_size_and_gets_a_full_chain) {
+    const assbin::Scene scene = assbin::read_file(
+        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+    int width = 0, height = 0, channels = 0;
+    const std::vector<uint8_t>& png = scene.textures.at(0).data;
+    BOOST_TEST_REQUIRE(stbi_info_from_memory(png.data(), int(png.size()), &width, &height, &channels) == 1);
+    const ConvertResult result = convert_2025(scene);
+    const aem::Model& model = result.model;
+    BOOST_TEST(aem::validate(model).empty());
+    const aem::Texture& base = slot(model, model.materials.at(0).base_color_texture);
+    BOOST_TEST(base.width == uint32_t(width));
+    BOOST_TEST(base.height == uint32_t(height));
+    BOOST_TEST(base.channels == 4u);
+    BOOST_TEST(aem::mip_level_count(base.width, base.height) ==
+               1u + uint32_t(std::log2(std::max(width, height))));
+    // The last level is 1 x 1: four bytes at the end of the chain.
+    const uint64_t chain = aem::mip_chain_bytes(base.width, base.height, 4, aem::kCompressionNone);
+    BOOST_TEST(base.image_offset + chain <= model.image_buffer.size());
+}
+
+BOOST_AUTO_TEST_CASE(an_external_name_is_found_ignoring_case_in_a_texture_folder) {
+    const assbin::Scene scene = assbin::read_file(
+        assbin::test::fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"));
+    ConvertOptions options;
+    options.texture_folders = {assbin::test::fixture_path("textures/3DS")};
+    const ConvertResult found = convert_2025(scene, options);
+    const aem::Texture& base = slot(found.model, found.model.materials.at(0).base_color_texture);
+    BOOST_TEST(base.width == 512u); // test.png's own size (the material says TEST.PNG)
+    BOOST_TEST(base.height == 512u);
+    BOOST_TEST(!warned(found, "TEST.PNG", "not found"));
+
+    const ConvertResult missing = convert_2025(scene); // no texture folder
+    BOOST_TEST(warned(missing, "material 0", "'TEST.PNG' was not found"));
+    BOOST_TEST(slot(missing.model, missing.model.materials.at(0).base_color_texture).width == 1u);
+    BOOST_TEST(aem::validate(missing.model).empty());
+}
+
+BOOST_AUTO_TEST_CASE(embedded_texels_are_read_as_b_g_r_a) {
+    const ConvertResult result = convert_2025(textured(1, "*0", {texels(2, 2, {10, 20, 30, 255})}).scene);
+    const aem::Model& model = result.model;
+    const aem::Texture& base = slot(model, model.materials.at(0).base_color_texture);
+    BOOST_TEST(base.width == 2u);
+    const uint8_t* level0 = model.image_buffer.data() + base.image_offset;
+    BOOST_TEST((std::vector<int>(level0, level0 + 4) == std::vector<int>{10, 20, 30, 255}));
+    BOOST_TEST(model.materials[0].type == aem::kMaterialOpaque);
+}
+
+BOOST_AUTO_TEST_CASE(normal_maps_become_rg_with_y_in_the_flipped_frame_and_bc5_on_request) {
+    const auto scene = textured(6, "*0", {texels(8, 4, {200, 60, 255, 255})}).scene;
+    const ConvertResult plain = convert_2025(scene);
+    const aem::Texture& normal = slot(plain.model, plain.model.materials.at(0).normal_texture);
+    BOOST_TEST(normal.channels == 2u);
+    BOOST_TEST(normal.compression == aem::kCompressionNone);
+    const uint8_t* texel = plain.model.image_buffer.data() + normal.image_offset;
+    BOOST_TEST(int(texel[0]) == 200);
+    BOOST_TEST(int(texel[1]) == 255 - 60);
+    ConvertOptions options;
+    options.compress_normal_maps = true;
+    const ConvertResult compressed = convert_2025(scene, options);
+    const aem::Texture& bc5 = slot(compressed.model, compressed.model.materials.at(0).normal_texture);
+    BOOST_TEST(bc5.compression == aem::kCompressionBc5);
+    BOOST_TEST(aem::mip_chain_bytes(8, 4, 2, aem::kCompressionBc5) == (2u + 1 + 1 + 1) * 16);
+    BOOST_TEST(aem::validate(compressed.model).empty());
+}
+
+BOOST_AUTO_TEST_CASE(mip_levels_average_colour_in_linear_light) {
+    const Pixels black_white{2, 1, 4, {0, 0, 0, 255, 255, 255, 255, 255}};
+    const std::vector<uint8_t> colour = assbin::converter::detail::mip_chain(black_white, true);
+    BOOST_TEST_REQUIRE(colour.size() == 12u);
+    BOOST_TEST(int(colour[8]) == 188); // sRGB of linear 0.5, not 128
+    BOOST_TEST(int(colour[11]) == 255);
+    const std::vector<uint8_t> data = assbin::converter::detail::mip_chain(black_white, false);
+    BOOST_TEST(int(data[8]) == 128);
+    const Pixels odd{3, 3, 2, std::vector<uint8_t>(18, 7)};
+    BOOST_TEST(assbin::converter::detail::mip_chain(odd, false).size() == 18u + 2); // 3x3 then 1x1
+}
+
+BOOST_AUTO_TEST_CASE(textures_shrink_to_powers_of_two_only_when_asked) {
+    const Pixels image{300, 200, 4, std::vector<uint8_t>(300 * 200 * 4, 90)};
+    const Pixels shrunk = assbin::converter::detail::limit_size(image, 128, true);
+    BOOST_TEST(shrunk.width == 128u);
+    BOOST_TEST(shrunk.height == 128u);
+    BOOST_TEST(int(shrunk.data[0]) == 90);
+    const Pixels kept = assbin::converter::detail::limit_size(
+        Pixels{64, 32, 2, std::vector<uint8_t>(64 * 32 * 2)}, 128, false);
+    BOOST_TEST(kept.width == 64u);
+    ConvertOptions options;
+    options.max_texture_size = 4;
+    const ConvertResult result =
+        convert_2025(textured(1, "*0", {texels(16, 8, {1, 2, 3, 255})}).scene, options);
+    BOOST_TEST(slot(result.model, result.model.materials.at(0).base_color_texture).width == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(bad_images_give_a_warning_and_the_default) {
+    assbin::Texture garbage;
+    garbage.width = 16; // compressed: width is the byte count
+    garbage.height = 0;
+    garbage.format_hint = "png";
+    garbage.data.assign(16, 0x5A);
+    const ConvertResult corrupt = convert_2025(textured(1, "*0", {garbage}).scene);
+    BOOST_TEST(warned(corrupt, "material 0", "embedded texture 0 is not an image"));
+    BOOST_TEST(slot(corrupt.model, corrupt.model.materials.at(0).base_color_texture).width == 1u);
+
+    const ConvertResult past = convert_2025(textured(1, "*3", {}).scene);
+    BOOST_TEST(warned(past, "material 0", "names no embedded texture"));
+
+    const assbin::Scene box = assbin::read_file(
+        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+    ConvertOptions small;
+    small.max_texture_pixels = 100; // the 211 x 211 PNG is refused from its header, before decoding
+    const ConvertResult refused = convert_2025(box, small);
+    BOOST_TEST(warned(refused, "211 x 211", "more pixels than the limit of 100"));
+    BOOST_TEST(aem::validate(refused.model).empty());
+
+    const ConvertResult escaping = convert_2025(textured(1, "../../../../etc/none.png", {}).scene);
+    BOOST_TEST(warned(escaping, "material 0", "was not found"));
+}
+
+BOOST_AUTO_TEST_CASE(identical_textures_are_stored_once) {
+    convert_test::SceneMaker s;
+    s.triangle(0);
+    s.triangle(1);
+    s.material();
+    s.material();
+    s.node("root", -1, assbin::Matrix4::Identity(), {0, 1});
+    const aem::Model model = convert_2025(s.scene).model;
+    BOOST_TEST(model.textures.size() == 3u);
+    BOOST_TEST((model.materials[0] == model.materials[1]));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
