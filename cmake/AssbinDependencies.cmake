@@ -37,6 +37,13 @@ if(NOT TARGET assbin_squish)
     set_target_properties(assbin_squish PROPERTIES IMPORTED_LOCATION ${ASSBIN_SQUISH_LIBRARY}
                                                    INTERFACE_INCLUDE_DIRECTORIES ${ASSBIN_SQUISH_INCLUDE_DIR})
 endif()
+# `assbin render`: OpenGL 3.3 core through EGL, no window system (GLVND's libOpenGL and libEGL; Mesa
+# provides the driver and, without a GPU, the software rasteriser at run time).
+set(OpenGL_GL_PREFERENCE GLVND)
+find_package(OpenGL QUIET COMPONENTS OpenGL EGL)
+if(NOT TARGET OpenGL::OpenGL OR NOT TARGET OpenGL::EGL)
+    assbin_missing("OpenGL and EGL (GLVND)" "libopengl-dev libegl-dev")
+endif()
 find_package(PkgConfig QUIET)
 # stb is header-only (stb_image to decode textures, stb_image_write to encode PNG).
 find_path(ASSBIN_STB_INCLUDE_DIR stb/stb_image.h)

@@ -22,6 +22,7 @@ constexpr Verb kVerbs[] = {
      assbin::cli::run_info},
     {"tree", "show the chunk tree with offsets, lengths and identifying fields", assbin::cli::run_tree},
     {"aem-info", "summarise, validate or pose an AEM model", assbin::cli::run_aem_info},
+    {"render", "draw a dump or an AEM model, posed and lit, into a PNG", assbin::cli::run_render},
     {"convert", "convert full dumps to AEM models (files or folders, in parallel)", assbin::cli::run_convert},
     {"dump", "rewrite a dump in the current Assimp layout: full, shortened or compressed",
      assbin::cli::run_dump},

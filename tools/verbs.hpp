@@ -13,5 +13,6 @@ int run_aem_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
 int run_dump(const std::vector<std::string>& args);
 int run_cmp(const std::vector<std::string>& args);
+int run_render(const std::vector<std::string>& args);
 
 } // namespace assbin::cli

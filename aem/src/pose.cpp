@@ -125,14 +125,12 @@ Pose evaluate_pose(const Model& model, std::optional<uint32_t> animation, float 
     return pose;
 }
 
-Eigen::Vector3f skinned_position(const Model& model, const Pose& pose, uint32_t vertex) {
+Eigen::Matrix4f vertex_matrix(const Model& model, const Pose& pose, uint32_t vertex) {
     if (vertex >= model.vertices.size()) {
         throw std::out_of_range("vertex " + std::to_string(vertex) + " does not exist (the model has " +
                                 std::to_string(model.vertices.size()) + ")");
     }
     const Vertex& v = model.vertices[vertex];
-    Eigen::Vector4f position(v.position.x(), v.position.y(), v.position.z(), 1.0f);
-    if (v.extra_bone != kNone) position = skinning_of(pose, v.extra_bone, vertex) * position;
     Eigen::Matrix4f skin = Eigen::Matrix4f::Zero();
     bool has_bone = false;
     for (size_t s = 0; s < 4; ++s) {
@@ -141,7 +139,12 @@ Eigen::Vector3f skinned_position(const Model& model, const Pose& pose, uint32_t 
         has_bone = true;
     }
     if (!has_bone) skin = Eigen::Matrix4f::Identity();
-    return (skin * position).head<3>();
+    return v.extra_bone == kNone ? skin : Eigen::Matrix4f(skin * skinning_of(pose, v.extra_bone, vertex));
+}
+
+Eigen::Vector3f skinned_position(const Model& model, const Pose& pose, uint32_t vertex) {
+    const Eigen::Vector3f& p = model.vertices.at(vertex).position;
+    return (vertex_matrix(model, pose, vertex) * Eigen::Vector4f(p.x(), p.y(), p.z(), 1.0f)).head<3>();
 }
 
 Eigen::Vector3f skinned_position(const Model& model, uint32_t vertex, std::optional<uint32_t> animation,

@@ -44,6 +44,10 @@ Eigen::Matrix4f local_matrix(const BoneTransform& transform);
 // bind matrix; meaningless where that matrix is singular).
 Pose evaluate_pose(const Model& model, std::optional<uint32_t> animation, float time);
 
+// The matrix that carries vertex `vertex` from the bind pose into `pose`: skin · extra (see below).
+// Throws std::out_of_range for a vertex that does not exist.
+Eigen::Matrix4f vertex_matrix(const Model& model, const Pose& pose, uint32_t vertex);
+
 // Where vertex `vertex` lands in `pose`: skin · extra · position, where extra is the skinning
 // matrix of the vertex's extra bone (identity when -1) and skin is the weighted sum of its used
 // bone slots' skinning matrices (identity for a vertex with no bone). `pose` must come from

@@ -1,0 +1,153 @@
+// `assbin render` as a user runs it: golden pictures (stored PNGs, compared per pixel within a small
+// tolerance on the software rasteriser CI installs), the same pose from a dump and from both AEM
+// layouts of it, determinism, and a clear exit 1 with no file when no OpenGL context can be made.
+#define BOOST_TEST_MODULE render
+#include <boost/test/unit_test.hpp>
+
+#include "support/fixtures.hpp"
+
+#define STBI_NO_STDIO
+#include <stb/stb_image.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+namespace fs = std::filesystem;
+using assbin::test::fixture_path;
+using assbin::test::run_cli;
+using assbin::test::TempDir;
+
+struct Image {
+    int width = 0, height = 0;
+    std::vector<uint8_t> rgba;
+};
+
+Image load_png(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Image image;
+    int channels = 0;
+    stbi_uc* pixels = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()),
+                                            &image.width, &image.height, &channels, 4);
+    BOOST_TEST_REQUIRE(pixels != nullptr, "not a PNG: " << path);
+    image.rgba.assign(pixels, pixels + size_t(image.width) * image.height * 4);
+    stbi_image_free(pixels);
+    return image;
+}
+
+// The share of channel values that differ by more than `tolerance` (0 when identical).
+double share_different(const Image& a, const Image& b, int tolerance) {
+    BOOST_TEST_REQUIRE(a.rgba.size() == b.rgba.size());
+    size_t different = 0;
+    for (size_t i = 0; i < a.rgba.size(); ++i)
+        different += std::abs(int(a.rgba[i]) - int(b.rgba[i])) > tolerance ? 1 : 0;
+    return double(different) / double(a.rgba.size());
+}
+
+// The share of pixels that are not the background colour (the model's coverage).
+double coverage(const Image& image) {
+    size_t covered = 0;
+    for (size_t i = 0; i < image.rgba.size(); i += 4)
+        covered += image.rgba[i] != 0x2e || image.rgba[i + 1] != 0x34 || image.rgba[i + 2] != 0x40 ? 1 : 0;
+    return double(covered) / double(image.rgba.size() / 4);
+}
+
+std::string dump(const std::string& name) {
+    return fixture_path("assimp-5.2.5/" + name).string();
+}
+
+Image render(const TempDir& temp, const std::string& name, std::vector<std::string> args) {
+    const fs::path out = temp.path() / (std::to_string(std::rand()) + ".png");
+    std::vector<std::string> full{"render", name, "-o", out.string()};
+    full.insert(full.end(), args.begin(), args.end());
+    const auto run = run_cli(full);
+    BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+    return load_png(out);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(pictures_match_the_golden_ones) {
+    const TempDir temp;
+    const struct {
+        const char* golden;
+        std::string input;
+        std::vector<std::string> args;
+    } cases[] = {
+        {"huesitos_t1.png",
+         dump("FBX__huesitos.fbx.assbin"),
+         {"--size", "160x120", "--anim", "0", "--time", "1"}},
+        {"move_x_iso.png", dump("LWS__move_x.lws.assbin"), {"--size", "160x120", "--normals"}},
+        {"box_wire_front.png",
+         dump("OBJ__box.obj.tri.assbin"),
+         {"--size", "160x120", "--wireframe", "--view", "front"}},
+    };
+    for (const auto& c : cases) {
+        BOOST_TEST_CONTEXT(c.golden) {
+            const Image golden = load_png(fixture_path(std::string("render/") + c.golden));
+            const Image picture = render(temp, c.input, c.args);
+            BOOST_TEST(picture.width == 160);
+            BOOST_TEST(share_different(picture, golden, 8) <= 0.005);
+            BOOST_TEST(coverage(picture) > 0.02);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_same_input_gives_the_same_picture) {
+    const TempDir temp;
+    const std::vector<std::string> args{"--size", "200x150", "--anim", "0", "--time", "0.5"};
+    BOOST_TEST(share_different(render(temp, dump("FBX__huesitos.fbx.assbin"), args),
+                               render(temp, dump("FBX__huesitos.fbx.assbin"), args), 0) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_dump_and_both_of_its_aem_layouts_pose_alike) {
+    const TempDir temp;
+    for (const std::string name :
+         {"FBX__huesitos.fbx.assbin", "ASE__anim.ASE.assbin", "LWS__move_x.lws.assbin"}) {
+        BOOST_TEST_CONTEXT(name) {
+            const std::string old_aem = (temp.path() / "old.aem").string(),
+                              new_aem = (temp.path() / "new.aem").string();
+            BOOST_TEST_REQUIRE(run_cli({"convert", dump(name), "-o", old_aem}).exit_code == 0);
+            BOOST_TEST_REQUIRE(
+                run_cli({"convert", dump(name), "-o", new_aem, "--layout", "2025"}).exit_code == 0);
+            const std::vector<std::string> at{"--size", "200x150", "--anim", "0", "--time", "0.7"};
+            const Image from_dump = render(temp, dump(name), at);
+            // Metric: channel values differing by more than 8 (anti-aliasing noise is well under).
+            BOOST_TEST(share_different(from_dump, render(temp, old_aem, at), 8) <= 0.002);
+            BOOST_TEST(share_different(from_dump, render(temp, new_aem, at), 8) <= 0.002);
+            if (name == "FBX__huesitos.fbx.assbin") { // a skinned pose changes the picture; framing follows
+                                                      // a moving model, so translation alone would not
+                BOOST_TEST(share_different(from_dump, render(temp, dump(name), {"--size", "200x150"}), 8) >
+                           0.01);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(without_an_opengl_context_it_says_why_and_writes_nothing) {
+    const TempDir temp;
+    const fs::path out = temp.path() / "none.png";
+    ::setenv("__EGL_VENDOR_LIBRARY_FILENAMES", "/nonexistent/vendor.json", 1); // GLVND finds no driver
+    const auto run = run_cli({"render", dump("FBX__huesitos.fbx.assbin"), "-o", out.string()});
+    ::unsetenv("__EGL_VENDOR_LIBRARY_FILENAMES");
+    BOOST_TEST(run.exit_code == 1);
+    BOOST_TEST(run.err.find("libegl-mesa0") != std::string::npos);
+    BOOST_TEST(!fs::exists(out));
+    BOOST_TEST(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(bad_requests_are_usage_errors) {
+    const TempDir temp;
+    const std::string out = (temp.path() / "x.png").string();
+    const std::string input = dump("FBX__huesitos.fbx.assbin");
+    BOOST_TEST(run_cli({"render", input, "-o", out, "--size", "10x10"}).exit_code == 2);
+    BOOST_TEST(run_cli({"render", input, "-o", out, "--view", "under"}).exit_code == 2);
+    BOOST_TEST(run_cli({"render", input, "-o", out, "--anim", "nope"}).exit_code == 2);
+    BOOST_TEST(run_cli({"render", dump("FBX__huesitos.fbx.assbin.regress"), "-o", out}).exit_code ==
+               2); // shortened
+    BOOST_TEST(!fs::exists(out));
+}
