@@ -31,12 +31,14 @@ namespace {
 
 constexpr std::string_view kUsage =
     "assbin render IN -o OUT.png [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
-    "                     [--anim A --time T] [--wireframe] [--normals] [--background RRGGBB]";
+    "                     [--anim A --time T] [--wireframe] [--normals] [--background RRGGBB]\n"
+    "                     [--texture-dir DIR]...";
 
 struct Request {
     std::string input, output;
     render::RenderOptions options;
     std::string animation; // index or name; empty: bind pose
+    std::vector<fs::path> texture_folders;
 };
 
 bool parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
@@ -88,8 +90,10 @@ po::options_description describe_options() {
         "anim", po::value<std::string>(), "animation to pose, by index or name (default: the bind pose)")(
         "time", po::value<float>()->default_value(0.0f), "seconds into the animation")(
         "wireframe", "draw triangle edges only")("normals", "colour by normal instead of lighting")(
-        "background", po::value<std::string>()->default_value("2e3440"),
-        "background colour RRGGBB")("input", po::value<std::string>(), "the dump or AEM file");
+        "background", po::value<std::string>()->default_value("2e3440"), "background colour RRGGBB")(
+        "texture-dir", po::value<std::vector<std::string>>()->composing(),
+        "a dump's external textures are looked for beside it, then here (repeatable)")(
+        "input", po::value<std::string>(), "the dump or AEM file");
     options.add(read_limit_options());
     return options;
 }
@@ -117,16 +121,26 @@ std::optional<Request> request_from(const po::variables_map& vm) {
     o.wireframe = vm.count("wireframe") > 0;
     o.shade_normals = vm.count("normals") > 0;
     if (vm.count("anim")) request.animation = vm["anim"].as<std::string>();
+    if (vm.count("texture-dir")) {
+        for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>())
+            request.texture_folders.emplace_back(folder);
+    }
+    o.texture_folder = fs::path(request.input).parent_path();
     return request;
 }
 
-// The model to draw: an AEM file as it is, a dump converted in memory (default options).
-aem::Model load_model(const std::string& input, const ReadOptions& read) {
-    std::ifstream in(input, std::ios::binary);
+// The model to draw: an AEM file as it is, a dump converted in memory to the 2025 layout, whose
+// textures are pixels (found like `convert` finds them: beside the dump, then in --texture-dir).
+aem::Model load_model(const Request& request, const ReadOptions& read) {
+    std::ifstream in(request.input, std::ios::binary);
     char magic[3] = {};
     in.read(magic, 3);
-    if (in.gcount() == 3 && std::string(magic, 3) == "AEM") return aem::read_file(input);
-    return converter::convert(read_file(input, read)).model;
+    if (in.gcount() == 3 && std::string(magic, 3) == "AEM") return aem::read_file(request.input);
+    converter::ConvertOptions options;
+    options.layout = aem::Layout::Edition2025;
+    options.source_folder = fs::path(request.input).parent_path();
+    options.texture_folders = request.texture_folders;
+    return converter::convert(read_file(request.input, read), options).model;
 }
 
 // The animation named by index or name, or why not.
@@ -177,7 +191,7 @@ int run_render(const std::vector<std::string>& args) {
     if (!request) return kExitUnreadable;
     aem::Model model;
     try {
-        model = load_model(request->input, read_options_from(*vm));
+        model = load_model(*request, read_options_from(*vm));
     } catch (const ParseError& error) {
         print_parse_error(request->input, error);
         return kExitUnreadable;

@@ -11,6 +11,12 @@
 
 #include <Eigen/Geometry>
 
+#define STBI_NO_STDIO
+#include <stb/stb_image.h>
+
+#include <fstream>
+#include <iterator>
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -23,17 +29,23 @@ namespace {
 constexpr const char* kVertexShader = R"(#version 330 core
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
+layout(location = 2) in vec2 uv;
 uniform mat4 view_projection;
 out vec3 world_normal;
+out vec2 surface_uv;
 void main() {
     world_normal = normal;
+    surface_uv = uv;
     gl_Position = view_projection * vec4(position, 1.0);
 }
 )";
 
 constexpr const char* kFragmentShader = R"(#version 330 core
 in vec3 world_normal;
+in vec2 surface_uv;
 uniform vec3 colour;
+uniform int textured;
+uniform sampler2D base_colour;
 uniform vec3 light;
 uniform int shade_normals;
 out vec4 fragment;
@@ -41,7 +53,8 @@ void main() {
     vec3 n = normalize(world_normal);
     if (shade_normals == 1) { fragment = vec4(n * 0.5 + 0.5, 1.0); return; }
     float lit = 0.25 + 0.75 * abs(dot(n, light)); // two-sided: imported winding is not always right
-    fragment = vec4(colour * lit, 1.0);
+    vec3 albedo = textured == 1 ? texture(base_colour, surface_uv).rgb : colour;
+    fragment = vec4(albedo * lit, 1.0);
 }
 )";
 
@@ -70,11 +83,11 @@ GLuint program() {
     return id;
 }
 
-// Positions and normals in the requested pose, interleaved (6 floats per vertex).
+// Positions, normals (in the requested pose) and UVs, interleaved (8 floats per vertex).
 std::vector<float> posed_vertices(const aem::Model& model, const RenderOptions& options,
                                   Eigen::AlignedBox3f& bounds) {
     const aem::Pose pose = aem::evaluate_pose(model, options.animation, options.time);
-    std::vector<float> out(model.vertices.size() * 6);
+    std::vector<float> out(model.vertices.size() * 8);
     for (uint32_t v = 0; v < model.vertices.size(); ++v) {
         const Eigen::Matrix4f m = aem::vertex_matrix(model, pose, v);
         const aem::Vertex& vertex = model.vertices[v];
@@ -82,9 +95,11 @@ std::vector<float> posed_vertices(const aem::Model& model, const RenderOptions& 
         const Eigen::Vector3f n = (m.topLeftCorner<3, 3>() * vertex.normal).normalized();
         if (p.allFinite()) bounds.extend(p);
         for (int k = 0; k < 3; ++k) {
-            out[6 * v + k] = p[k];
-            out[6 * v + 3 + k] = n.allFinite() ? n[k] : 0.0f;
+            out[8 * v + k] = p[k];
+            out[8 * v + 3 + k] = n.allFinite() ? n[k] : 0.0f;
         }
+        out[8 * v + 6] = vertex.uv.x();
+        out[8 * v + 7] = vertex.uv.y();
     }
     return out;
 }
@@ -118,7 +133,8 @@ Eigen::Matrix4f perspective(float fov_y, float aspect, float near, float far) {
 // The camera that frames the bounds' sphere from the requested direction; also the view direction.
 Eigen::Matrix4f camera(const Eigen::AlignedBox3f& bounds, const RenderOptions& options,
                        Eigen::Vector3f& toward) {
-    const Eigen::Vector3f centre = bounds.isEmpty() ? Eigen::Vector3f(Eigen::Vector3f::Zero()) : Eigen::Vector3f(bounds.center());
+    const Eigen::Vector3f centre =
+        bounds.isEmpty() ? Eigen::Vector3f(Eigen::Vector3f::Zero()) : Eigen::Vector3f(bounds.center());
     const float radius = bounds.isEmpty() ? 1.0f : std::max(1e-6f, bounds.diagonal().norm() / 2);
     const float yaw = options.yaw_degrees * std::numbers::pi_v<float> / 180;
     const float pitch = options.pitch_degrees * std::numbers::pi_v<float> / 180;
@@ -200,6 +216,50 @@ Picture read_back(const Targets& targets, uint32_t width, uint32_t height) {
     return picture;
 }
 
+// A GL texture from RGBA8 rows as stored (the AEM runtimes upload them unflipped too), mipmapped.
+GLuint upload(uint32_t width, uint32_t height, const uint8_t* rgba) {
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    return id;
+}
+
+// Per material, its base-colour texture (0 for none): the 2025 layout's level 0 when uncompressed
+// RGBA and an image (a 1 x 1 texture is a material factor: the material's flat colour is drawn,
+// as for a 2024 model without a texture, so both layouts of one model look alike); the 2024 layout's file,
+// looked up beside the model (a missing one leaves the flat colour).
+std::vector<GLuint> upload_base_colours(const aem::Model& model, const std::filesystem::path& folder) {
+    std::vector<GLuint> out(model.materials.size(), 0);
+    for (size_t m = 0; m < model.materials.size(); ++m) {
+        const int32_t slot = model.materials[m].base_color_texture;
+        if (slot < 0 || size_t(slot) >= model.textures.size()) continue;
+        const aem::Texture& t = model.textures[size_t(slot)];
+        if (model.layout == aem::Layout::Edition2025) {
+            if (t.width * uint64_t{t.height} <= 1) continue; // a factor colour, not an image: drawn flat
+            const uint64_t bytes = uint64_t{t.width} * t.height * 4;
+            if (t.channels == 4 && t.compression == aem::kCompressionNone &&
+                t.image_offset + bytes <= model.image_buffer.size())
+                out[m] = upload(t.width, t.height, model.image_buffer.data() + t.image_offset);
+            continue;
+        }
+        std::ifstream in(folder / t.file_name, std::ios::binary);
+        const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        int width = 0, height = 0, channels = 0;
+        if (stbi_uc* pixels = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(file.data()),
+                                                    int(file.size()), &width, &height, &channels, 4)) {
+            out[m] = upload(uint32_t(width), uint32_t(height), pixels);
+            stbi_image_free(pixels);
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 Picture render_model(const aem::Model& model, const RenderOptions& options) {
@@ -224,9 +284,12 @@ Picture render_model(const aem::Model& model, const RenderOptions& options) {
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(model.indices.size() * 4), model.indices.data(),
                  GL_STATIC_DRAW);
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 24, nullptr);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 32, nullptr);
     glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 24, reinterpret_cast<const void*>(12));
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(12));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(24));
+    const std::vector<GLuint> textures = upload_base_colours(model, options.texture_folder);
     const GLuint shader = program();
     glUseProgram(shader);
     glUniformMatrix4fv(glGetUniformLocation(shader, "view_projection"), 1, GL_FALSE, view_projection.data());
@@ -236,12 +299,16 @@ Picture render_model(const aem::Model& model, const RenderOptions& options) {
     for (const aem::Mesh& mesh : model.meshes) {
         if (uint64_t{mesh.first_index} + mesh.index_count > model.indices.size()) continue; // broken range
         glUniform3fv(glGetUniformLocation(shader, "colour"), 1, material_colour(mesh.material).data());
+        const GLuint texture = mesh.material < textures.size() ? textures[mesh.material] : 0;
+        glUniform1i(glGetUniformLocation(shader, "textured"), texture != 0 && !options.shade_normals ? 1 : 0);
+        glBindTexture(GL_TEXTURE_2D, texture);
         glDrawElements(GL_TRIANGLES, GLsizei(mesh.index_count - mesh.index_count % 3), GL_UNSIGNED_INT,
                        reinterpret_cast<const void*>(uintptr_t{mesh.first_index} * 4));
     }
     if (glGetError() != GL_NO_ERROR) throw std::runtime_error("drawing the model failed");
     Picture picture = read_back(targets, options.width, options.height);
     glDeleteProgram(shader);
+    glDeleteTextures(GLsizei(textures.size()), textures.data());
     glDeleteBuffers(2, buffers);
     glDeleteVertexArrays(1, &array);
     return picture;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct RenderOptions {
     bool wireframe = false;
     bool shade_normals = false; // colour = normal (x, y, z mapped to r, g, b) instead of lighting
     std::array<uint8_t, 3> background = {46, 52, 64};
+    std::filesystem::path texture_folder; // where a 2024 model's texture files are (its own folder)
 };
 
 // RGBA8, rows top first.
