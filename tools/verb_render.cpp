@@ -4,6 +4,7 @@
 // options give the same PNG on the same rasteriser.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
+#include "render/contact_sheet.hpp"
 #include "render/headless_gl.hpp"
 #include "render/model_renderer.hpp"
 #include "verbs.hpp"
@@ -16,10 +17,12 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 namespace po = boost::program_options;
@@ -30,12 +33,16 @@ namespace assbin::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "assbin render IN -o OUT.png [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
+    "assbin render IN -o OUT.png | assbin render IN|DIR... --sheet SHEET.png [--jobs N]\n"
+    "                     [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
     "                     [--anim A --time T] [--wireframe] [--normals] [--background RRGGBB]\n"
     "                     [--texture-dir DIR]...";
 
 struct Request {
     std::string input, output;
+    std::vector<std::string> inputs; // every input argument
+    std::string sheet;               // --sheet: a contact sheet of every file found
+    unsigned jobs = 1;
     render::RenderOptions options;
     std::string animation; // index or name; empty: bind pose
     std::vector<fs::path> texture_folders;
@@ -83,7 +90,12 @@ po::options_description describe_options() {
         "            a model that cannot be drawn, or a usage error\n\noptions");
     options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                       "the PNG to write")(
-        "size", po::value<std::string>()->default_value("800x600"), "picture size WxH (16..8192 each)")(
+        "size", po::value<std::string>(),
+        "picture size WxH, 16..8192 each (default 800x600; 200x150 per thumbnail)")(
+        "sheet", po::value<std::string>(),
+        "draw every file given or found in the folders (dumps and AEM files) "
+        "as a labelled thumbnail on one contact sheet")(
+        "jobs,j", po::value<long>(), "thumbnails rendered in parallel (default: the number of cores)")(
         "view", po::value<std::string>(), "front, back, left, right, top or iso (the default)")(
         "yaw", po::value<float>(), "degrees about the up axis (0: from the front)")(
         "pitch", po::value<float>(), "degrees above the horizon")(
@@ -93,7 +105,7 @@ po::options_description describe_options() {
         "background", po::value<std::string>()->default_value("2e3440"), "background colour RRGGBB")(
         "texture-dir", po::value<std::vector<std::string>>()->composing(),
         "a dump's external textures are looked for beside it, then here (repeatable)")(
-        "input", po::value<std::string>(), "the dump or AEM file");
+        "input", po::value<std::vector<std::string>>(), "the dump or AEM file (folders too, with --sheet)");
     options.add(read_limit_options());
     return options;
 }
@@ -104,13 +116,28 @@ std::optional<Request> request_from(const po::variables_map& vm) {
         return std::optional<Request>();
     };
     if (!vm.count("input")) return usage_error("no input given");
-    if (!vm.count("output")) return usage_error("-o OUT.png is required");
     Request request;
-    request.input = vm["input"].as<std::string>();
-    request.output = vm["output"].as<std::string>();
+    request.inputs = vm["input"].as<std::vector<std::string>>();
+    if (vm.count("sheet")) {
+        request.sheet = vm["sheet"].as<std::string>();
+        if (vm.count("output")) return usage_error("-o and --sheet exclude each other");
+    } else {
+        if (!vm.count("output")) return usage_error("-o OUT.png is required (or --sheet SHEET.png)");
+        if (request.inputs.size() != 1) return usage_error("-o draws one input; use --sheet for several");
+        request.output = vm["output"].as<std::string>();
+    }
+    request.input = request.inputs.front();
+    request.jobs = std::max(1u, std::thread::hardware_concurrency());
+    if (vm.count("jobs")) {
+        const long jobs = vm["jobs"].as<long>();
+        if (jobs < 1 || jobs > 64) return usage_error("--jobs must be 1..64");
+        request.jobs = unsigned(jobs);
+    }
     render::RenderOptions& o = request.options;
-    if (!parse_size(vm["size"].as<std::string>(), o.width, o.height))
-        return usage_error("--size must be WxH, 16..8192 each");
+    const std::string size = vm.count("size")        ? vm["size"].as<std::string>()
+                             : request.sheet.empty() ? "800x600"
+                                                     : "200x150";
+    if (!parse_size(size, o.width, o.height)) return usage_error("--size must be WxH, 16..8192 each");
     if (vm.count("view") && !parse_view(vm["view"].as<std::string>(), o))
         return usage_error("--view must be front, back, left, right, top or iso");
     if (vm.count("yaw")) o.yaw_degrees = vm["yaw"].as<float>();
@@ -127,6 +154,34 @@ std::optional<Request> request_from(const po::variables_map& vm) {
     }
     o.texture_folder = fs::path(request.input).parent_path();
     return request;
+}
+
+// Files to put on a sheet: each file argument, and every dump or AEM file below each folder (by
+// their first bytes), sorted; labels relative to the folder.
+std::vector<std::pair<fs::path, std::string>> sheet_files(const std::vector<std::string>& inputs) {
+    const auto is_model = [](const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        char magic[19] = {};
+        in.read(magic, sizeof magic);
+        const std::string head(magic, size_t(in.gcount()));
+        return head.starts_with("ASSIMP.binary-dump.") || head.starts_with("AEM\x01");
+    };
+    std::vector<std::pair<fs::path, std::string>> files;
+    for (const std::string& input : inputs) {
+        std::error_code error;
+        if (!fs::is_directory(input, error)) {
+            files.emplace_back(input, fs::path(input).filename().string());
+            continue;
+        }
+        std::vector<fs::path> found;
+        for (const auto& entry : fs::recursive_directory_iterator(input, error)) {
+            if (entry.is_regular_file(error) && is_model(entry.path())) found.push_back(entry.path());
+        }
+        std::sort(found.begin(), found.end());
+        for (const fs::path& file : found)
+            files.emplace_back(file, fs::relative(file, input).string());
+    }
+    return files;
 }
 
 // The model to draw: an AEM file as it is, a dump converted in memory to the 2025 layout, whose
@@ -178,17 +233,62 @@ void write_png(const render::Picture& picture, const fs::path& path) {
     }
 }
 
+int run_sheet(const Request& request, const ReadOptions& read) {
+    std::vector<render::SheetEntry> entries;
+    for (const auto& [file, label] : sheet_files(request.inputs)) {
+        entries.push_back({label, [&request, &read, file = file] {
+                               Request one = request;
+                               one.input = file.string();
+                               one.options.texture_folder = file.parent_path();
+                               const aem::Model model = load_model(one, read);
+                               if (!aem::validate(model).empty())
+                                   throw std::runtime_error("the model is not valid");
+                               return render::render_model(model, one.options);
+                           }});
+    }
+    if (entries.empty()) {
+        print_error("no dump or AEM file found in the inputs");
+        return kExitDiffers;
+    }
+    const bool bar = ::isatty(STDERR_FILENO);
+    render::SheetResult result;
+    try {
+        result = render::render_sheet(entries, request.options.width, request.options.height, request.jobs,
+                                      [bar](size_t done, size_t total) {
+                                          if (bar) std::fprintf(stderr, "\r%zu/%zu files", done, total);
+                                      });
+    } catch (const std::exception& error) {
+        print_error(std::string("cannot render: ") + error.what());
+        return kExitDiffers;
+    }
+    if (bar) std::fputs("\r\033[K", stderr);
+    for (const std::string& failure : result.failures)
+        print_error(failure);
+    write_png(result.sheet, request.sheet);
+    std::printf("%s: %zu thumbnails, %zu failed\n", request.sheet.c_str(), entries.size(),
+                result.failures.size());
+    return result.failures.empty() ? kExitOk : kExitDiffers;
+}
+
 } // namespace
 
 int run_render(const std::vector<std::string>& args) {
     const po::options_description options = describe_options();
     po::positional_options_description positional;
-    positional.add("input", 1);
+    positional.add("input", -1);
     int exit_code = kExitOk;
     const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
     if (!vm) return exit_code;
     std::optional<Request> request = request_from(*vm);
     if (!request) return kExitUnreadable;
+    if (!request->sheet.empty()) {
+        try {
+            return run_sheet(*request, read_options_from(*vm));
+        } catch (const std::exception& error) {
+            print_error(error.what());
+            return kExitUnreadable;
+        }
+    }
     aem::Model model;
     try {
         model = load_model(*request, read_options_from(*vm));

@@ -151,3 +151,18 @@ BOOST_AUTO_TEST_CASE(bad_requests_are_usage_errors) {
                2); // shortened
     BOOST_TEST(!fs::exists(out));
 }
+
+BOOST_AUTO_TEST_CASE(a_contact_sheet_has_a_labelled_cell_per_file) {
+    const TempDir temp;
+    const fs::path sheet = temp.path() / "sheet.png";
+    const auto run = run_cli({"render", dump("FBX__huesitos.fbx.assbin"), dump("SMD__triangle.smd.assbin"),
+                              dump("FBX__huesitos.fbx.assbin.regress"), "--sheet", sheet.string(), "--size",
+                              "100x80", "--jobs", "2"});
+    BOOST_TEST(run.exit_code == 1); // the shortened dump cannot be drawn: reported, the rest is there
+    BOOST_TEST(run.err.find("FBX__huesitos.fbx.assbin.regress: the dump is shortened") != std::string::npos);
+    BOOST_TEST(run.out.find("3 thumbnails, 1 failed") != std::string::npos);
+    const Image image = load_png(sheet);
+    BOOST_TEST(image.width == 2 * 100); // a 2 x 2 grid of 100 x 80 thumbnails with 16-pixel labels
+    BOOST_TEST(image.height == 2 * (80 + 16));
+    BOOST_TEST(coverage(image) > 0.3);
+}

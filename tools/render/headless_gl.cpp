@@ -69,7 +69,8 @@ HeadlessGl::~HeadlessGl() {
     if (!display_) return;
     eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(display_, context_);
-    eglTerminate(display_);
+    // The display stays initialised: EGL does not count initialisations, and other threads may
+    // still draw on it (contact sheets render on several); the process's exit releases it.
 }
 
 std::string HeadlessGl::description() const {
