@@ -35,7 +35,7 @@ namespace {
 constexpr std::string_view kUsage =
     "assbin render IN -o OUT.png | assbin render IN|DIR... --sheet SHEET.png [--jobs N]\n"
     "                     [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
-    "                     [--anim A --time T] [--wireframe] [--normals] [--background RRGGBB]\n"
+    "                     [--anim A --time T] [--wireframe] [--normals] [--bones] [--background RRGGBB]\n"
     "                     [--texture-dir DIR]...";
 
 struct Request {
@@ -100,8 +100,9 @@ po::options_description describe_options() {
         "yaw", po::value<float>(), "degrees about the up axis (0: from the front)")(
         "pitch", po::value<float>(), "degrees above the horizon")(
         "anim", po::value<std::string>(), "animation to pose, by index or name (default: the bind pose)")(
-        "time", po::value<float>()->default_value(0.0f), "seconds into the animation")(
-        "wireframe", "draw triangle edges only")("normals", "colour by normal instead of lighting")(
+        "time", po::value<float>()->default_value(0.0f),
+        "seconds into the animation")("wireframe", "draw triangle edges only")(
+        "bones", "draw the skeleton over the model")("normals", "colour by normal instead of lighting")(
         "background", po::value<std::string>()->default_value("2e3440"), "background colour RRGGBB")(
         "texture-dir", po::value<std::vector<std::string>>()->composing(),
         "a dump's external textures are looked for beside it, then here (repeatable)")(
@@ -147,6 +148,7 @@ std::optional<Request> request_from(const po::variables_map& vm) {
     o.time = vm["time"].as<float>();
     o.wireframe = vm.count("wireframe") > 0;
     o.shade_normals = vm.count("normals") > 0;
+    o.bones = vm.count("bones") > 0;
     if (vm.count("anim")) request.animation = vm["anim"].as<std::string>();
     if (vm.count("texture-dir")) {
         for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>())

@@ -260,6 +260,36 @@ std::vector<GLuint> upload_base_colours(const aem::Model& model, const std::file
     return out;
 }
 
+// The skeleton over the model: a line from each joint to its parent, a dot per joint, in the pose
+// drawn, through the model's shader with lighting off (normals mode on a constant normal).
+void draw_bones(const aem::Model& model, const RenderOptions& options, GLuint shader) {
+    const aem::Pose pose = aem::evaluate_pose(model, options.animation, options.time);
+    std::vector<float> lines, points;
+    const auto push = [](std::vector<float>& out, const Eigen::Vector3f& p) {
+        out.insert(out.end(), {p.x(), p.y(), p.z(), 0.0f, 1.0f, 0.0f, 0.0f, 0.0f});
+    };
+    for (size_t b = 0; b < model.bones.size(); ++b) {
+        const Eigen::Vector3f at = pose.global[b].topRightCorner<3, 1>();
+        push(points, at);
+        const int32_t parent = model.bones[b].parent;
+        if (parent >= 0 && size_t(parent) < b) {
+            push(lines, pose.global[size_t(parent)].topRightCorner<3, 1>());
+            push(lines, at);
+        }
+    }
+    glDisable(GL_DEPTH_TEST);
+    glUniform1i(glGetUniformLocation(shader, "shade_normals"), 1); // (0, 1, 0) shades light green
+    glUniform1i(glGetUniformLocation(shader, "textured"), 0);
+    for (auto* data : {&lines, &points}) {
+        if (data->empty()) continue;
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(data->size() * sizeof(float)), data->data(), GL_STREAM_DRAW);
+        glPointSize(5.0f);
+        glLineWidth(2.0f);
+        glDrawArrays(data == &lines ? GL_LINES : GL_POINTS, 0, GLsizei(data->size() / 8));
+    }
+    glEnable(GL_DEPTH_TEST);
+}
+
 } // namespace
 
 Picture render_model(const aem::Model& model, const RenderOptions& options) {
@@ -306,6 +336,7 @@ Picture render_model(const aem::Model& model, const RenderOptions& options) {
                        reinterpret_cast<const void*>(uintptr_t{mesh.first_index} * 4));
     }
     if (glGetError() != GL_NO_ERROR) throw std::runtime_error("drawing the model failed");
+    if (options.bones) draw_bones(model, options, shader);
     Picture picture = read_back(targets, options.width, options.height);
     glDeleteProgram(shader);
     glDeleteTextures(GLsizei(textures.size()), textures.data());

@@ -22,6 +22,7 @@ struct RenderOptions {
     float time = 0.0f;
     bool wireframe = false;
     bool shade_normals = false; // colour = normal (x, y, z mapped to r, g, b) instead of lighting
+    bool bones = false;         // the skeleton drawn over the model (lines to parents, dots at joints)
     std::array<uint8_t, 3> background = {46, 52, 64};
     std::filesystem::path texture_folder; // where a 2024 model's texture files are (its own folder)
 };
