@@ -5,6 +5,7 @@
 // differs or a file is missing on one side, 2 unreadable input or usage error.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
+#include "render/html_report.hpp"
 #include "verbs.hpp"
 
 #include <assbin/compare.hpp>
@@ -29,7 +30,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "assbin cmp ACTUAL EXPECTED [--epsilon E] [--relative R] [--ulps N] [--max-diffs N] [--ignore GLOB]...\n"
-    "                  [--known-failures FILE] [--json] [--verbose]\n"
+    "                  [--known-failures FILE] [--json] [--verbose] [--html REPORT.html]\n"
     "ACTUAL and EXPECTED are two dumps, or two folders whose dumps are matched by relative path\n"
     "exit: 0 all the same, 1 a pair differs or is missing, 2 unreadable input or usage error";
 
@@ -72,6 +73,7 @@ struct Settings {
     std::set<std::string> known_failures;
     bool json = false;
     bool verbose = false;
+    std::string html; // --html REPORT.html
 };
 
 // ---- reading the pairs
@@ -433,6 +435,7 @@ bool read_settings(const po::variables_map& vm, Settings& settings) {
     if (vm.count("ignore")) options.ignore = vm["ignore"].as<std::vector<std::string>>();
     settings.json = vm.count("json") != 0;
     settings.verbose = vm.count("verbose") != 0;
+    if (vm.count("html")) settings.html = vm["html"].as<std::string>();
     if (!std::isfinite(options.epsilon) || options.epsilon < 0 ||
         (options.relative && (!std::isfinite(*options.relative) || *options.relative < 0))) {
         print_error(std::string("--epsilon and --relative take a finite number of 0 or more\nusage: ") +
@@ -469,6 +472,10 @@ po::options_description cmp_options() {
         "these may "
         "differ or be missing without failing; listed pairs that are now the same are reported as stale")(
         "json", "print the report as JSON")("verbose", "folders: list the pairs that are the same too")(
+        "html", po::value<std::string>()->value_name("REPORT.html"),
+        "also write a self-contained HTML page: each pair's verdict and differences, pictures of EXPECTED "
+        "and "
+        "ACTUAL side by side, and where they differ (shortened dumps: their bounds as boxes)")(
         "actual", po::value<std::string>()->required(), "the dump (or folder) under test")(
         "expected", po::value<std::string>()->required(), "the reference dump (or folder)");
     options.add(read_limit_options());
@@ -483,6 +490,31 @@ int exit_code_of(const std::vector<Pair>& pairs) {
     if (std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.failing(); }))
         return kExitDiffers;
     return kExitOk;
+}
+
+// The --html page; false (reported) when it cannot be written.
+bool write_html(const std::string& path, const std::string& actual, const std::string& expected,
+                const std::vector<Pair>& pairs) {
+    std::vector<render::ReportPair> report;
+    for (const Pair& pair : pairs) {
+        render::ReportPair entry{pair.name, status_name(pair.status), {}, {}, {}};
+        if (pair.status != Status::MissingActual) entry.actual = pair.actual;
+        if (pair.status != Status::MissingExpected) entry.expected = pair.expected;
+        if (pair.status == Status::Unreadable) entry.differences.push_back(pair.error);
+        for (size_t d = 0; d < std::min<size_t>(pair.result.differences.size(), kFolderDiffsShown); ++d)
+            entry.differences.push_back(difference_line(pair.result.differences[d]));
+        if (pair.result.total > kFolderDiffsShown)
+            entry.differences.push_back("... " + std::to_string(pair.result.total - kFolderDiffsShown) +
+                                        " more");
+        report.push_back(std::move(entry));
+    }
+    try {
+        render::write_html_report(path, "assbin cmp " + actual + " " + expected, report);
+    } catch (const std::exception& error) {
+        print_error(error.what());
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -537,6 +569,7 @@ int run_cmp(const std::vector<std::string>& args) {
         if (pair.status == Status::Unreadable) print_error(pair.error);
     }
     exit_code = exit_code_of(pairs);
+    if (!settings.html.empty() && !write_html(settings.html, actual, expected, pairs)) return kExitUnreadable;
     if (settings.json)
         print_json(actual, expected, folders, settings, pairs, unmatched, exit_code);
     else if (folders)

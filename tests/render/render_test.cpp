@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 namespace {
 
@@ -165,4 +166,69 @@ BOOST_AUTO_TEST_CASE(a_contact_sheet_has_a_labelled_cell_per_file) {
     BOOST_TEST(image.width == 2 * 100); // a 2 x 2 grid of 100 x 80 thumbnails with 16-pixel labels
     BOOST_TEST(image.height == 2 * (80 + 16));
     BOOST_TEST(coverage(image) > 0.3);
+}
+
+namespace {
+
+// Headless Chromium (Debian's `chromium`, which the test command installs) screenshots the page;
+// its log must show no load failure. Empty when there is no Chromium.
+std::optional<std::string> chromium_screenshot(const fs::path& page, const fs::path& shot,
+                                               const TempDir& temp) {
+    if (std::system("command -v chromium >/dev/null 2>&1") != 0) return std::nullopt;
+    const fs::path log = temp.path() / "chromium.log";
+    const std::string command = "timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic "
+                                "--no-first-run --disable-background-networking --disable-component-update "
+                                "--disable-sync --enable-logging=stderr --user-data-dir='" +
+                                (temp.path() / "profile").string() +
+                                "' --window-size=1000,1400 --screenshot='" + shot.string() + "' 'file://" +
+                                page.string() + "' >'" + log.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return status == 0 ? text : "chromium failed: " + text;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(cmp_writes_a_self_contained_html_page_a_browser_shows) {
+    const TempDir temp;
+    const fs::path a = temp.path() / "a", b = temp.path() / "b";
+    fs::create_directories(a);
+    fs::create_directories(b);
+    for (const std::string name : {"FBX__huesitos.fbx.assbin", "SMD__triangle.smd.assbin.regress"}) {
+        fs::copy_file(dump(name), a / name);
+        fs::copy_file(dump(name), b / name);
+    }
+    fs::copy_file(dump("X__anim_test.x.assbin"), a / "changed.assbin");
+    fs::copy_file(dump("OBJ__box.obj.tri.assbin"), b / "changed.assbin");
+    const fs::path page = temp.path() / "report.html";
+    const auto run = run_cli({"cmp", a.string(), b.string(), "--html", page.string()});
+    BOOST_TEST(run.exit_code == 1); // one pair differs
+    std::ifstream in(page);
+    const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t images = 0;
+    for (size_t at = html.find("<img"); at != std::string::npos; at = html.find("<img", at + 1))
+        ++images;
+    BOOST_TEST(images == 7u); // 2 + 2 + 2 thumbnails and one difference picture
+    BOOST_TEST(html.find("data:image/png;base64,") != std::string::npos);
+    BOOST_TEST(html.find("http") == std::string::npos); // nothing to fetch: no server needed
+    BOOST_TEST(html.find("shortened: mesh bounds") != std::string::npos);
+    BOOST_TEST(html.find("<span>different</span>") != std::string::npos);
+
+    const fs::path shot = temp.path() / "shot.png";
+    const std::optional<std::string> log = chromium_screenshot(page, shot, temp);
+    if (!log) {
+        BOOST_TEST_MESSAGE("chromium is not installed: the page was not opened in a browser");
+        return;
+    }
+    BOOST_TEST(log->find("chromium failed") == std::string::npos, *log);
+    BOOST_TEST(log->find("Failed to load resource") == std::string::npos, *log);
+    BOOST_TEST(log->find("Uncaught") == std::string::npos, *log);
+    const Image screenshot = load_png(shot);
+    // The thumbnails' background colour shows where the browser drew the inlined pictures.
+    size_t thumbnail_pixels = 0;
+    for (size_t i = 0; i < screenshot.rgba.size(); i += 4)
+        thumbnail_pixels +=
+            screenshot.rgba[i] == 0x2e && screenshot.rgba[i + 1] == 0x34 && screenshot.rgba[i + 2] == 0x40;
+    BOOST_TEST(thumbnail_pixels > 6u * 240 * 180 / 2);
 }
