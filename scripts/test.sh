@@ -15,7 +15,7 @@ corpus_option=()
 [ -n "${ASSBIN_CORPUS_DIR:-}" ] && corpus_option=(-DASSBIN_CORPUS_DIR="$ASSBIN_CORPUS_DIR")
 jobs=$(nproc)
 
-scripts/install-deps.sh
+scripts/install-deps.sh chromium # chromium: the cmp --html report is opened in a real browser
 
 run_suite() { # build-dir, then extra CMake options
     local dir=$1
