@@ -195,6 +195,7 @@ aem::Model load_model(const Request& request, const ReadOptions& read) {
     if (in.gcount() == 3 && std::string(magic, 3) == "AEM") return aem::read_file(request.input);
     converter::ConvertOptions options;
     options.layout = aem::Layout::Edition2025;
+    options.optimize = false; // a picture needs no weld or vertex-cache order: skip their cost
     options.source_folder = fs::path(request.input).parent_path();
     options.texture_folders = request.texture_folders;
     return converter::convert(read_file(request.input, read), options).model;

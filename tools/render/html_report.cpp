@@ -93,7 +93,9 @@ void add_box(aem::Model& model, const Eigen::Vector3f& low, const Eigen::Vector3
 std::optional<aem::Model> drawable(const std::filesystem::path& file, bool& boxes) {
     const Scene scene = read_file(file);
     boxes = scene.is_shortened();
-    if (!boxes) return converter::convert(scene).model;
+    converter::ConvertOptions options;
+    options.optimize = false; // a picture needs no weld or vertex-cache order
+    if (!boxes) return converter::convert(scene, options).model;
     aem::Model model;
     model.materials.resize(1);
     for (const Mesh& mesh : scene.meshes) {
