@@ -16,6 +16,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     assbin::converter::ConvertOptions options;
     options.uv_channel = size > 43 ? data[43] % 3 : 0;
+    // One input byte picks the layout and the geometry options: the 2025 layout's texture pipeline
+    // (embedded images and texels, factors) and the weld/merge/order stage both see hostile scenes.
+    const uint8_t choice = size > 45 ? data[45] : 0;
+    options.layout = choice & 1 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
+    options.optimize = (choice & 2) == 0;
+    options.keep_meshes = (choice & 4) != 0;
+    options.compress_normal_maps = (choice & 8) != 0;
+    options.max_texture_size = choice & 16 ? 64 : 0;
+    options.max_texture_pixels = 1 << 20; // bounded work per input
     try {
         const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
         if (!aem::validate(result.model).empty())

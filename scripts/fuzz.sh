@@ -62,10 +62,13 @@ for fixture in "${fixtures[@]}"; do
             >"$(seed_dir fuzz_compare)/$name.twin"
     fi
 done
-# AEM seeds: models converted from the fixtures by this build's CLI
-for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__simple_skin.gltf,3DS__RotatingCube.3DS,SMD__triangle.smd,Collada__box_nested_animation.dae}.assbin; do
-    out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).aem"
-    [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" >/dev/null
+# AEM seeds: models converted from the fixtures by this build's CLI, in both layouts (the 2025 ones
+# with their textures' MIP chains)
+for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__simple_skin.gltf,3DS__RotatingCube.3DS,SMD__triangle.smd,Collada__box_nested_animation.dae,glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf}.assbin; do
+    for layout in 2024 2025; do
+        out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).$layout.aem"
+        [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" --layout "$layout" --max-texture-size 32 >/dev/null
+    done
     rm -f "$(dirname "$out")"/*.png
 done
 
