@@ -256,10 +256,15 @@ int run_sheet(const Request& request, const ReadOptions& read) {
     const bool bar = ::isatty(STDERR_FILENO);
     render::SheetResult result;
     try {
-        result = render::render_sheet(entries, request.options.width, request.options.height, request.jobs,
-                                      [bar](size_t done, size_t total) {
-                                          if (bar) std::fprintf(stderr, "\r%zu/%zu files", done, total);
-                                      });
+        result = render::render_sheet(
+            entries, request.options.width, request.options.height, request.jobs,
+            [bar](size_t done, size_t total) {
+                if (!bar) return;
+                constexpr size_t kWidth = 30;
+                const size_t filled = done * kWidth / total;
+                std::fprintf(stderr, "\r[%s%s] %zu/%zu files", std::string(filled, '#').c_str(),
+                             std::string(kWidth - filled, '.').c_str(), done, total);
+            });
     } catch (const std::exception& error) {
         print_error(std::string("cannot render: ") + error.what());
         return kExitDiffers;
