@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -391,65 +392,40 @@ std::vector<Violation> validate(const Model& model) {
 }
 
 const char* rule_name(Rule rule) {
-    switch (rule) {
-    case Rule::IndexOutOfRange:
-        return "index-out-of-range";
-    case Rule::IndexCountNotTriangles:
-        return "index-count-not-triangles";
-    case Rule::MeshRangeOutOfBounds:
-        return "mesh-range-out-of-bounds";
-    case Rule::MeshCountNotTriangles:
-        return "mesh-count-not-triangles";
-    case Rule::MeshMaterialOutOfRange:
-        return "mesh-material-out-of-range";
-    case Rule::MaterialTextureOutOfRange:
-        return "material-texture-out-of-range";
-    case Rule::VertexBoneOutOfRange:
-        return "vertex-bone-out-of-range";
-    case Rule::BoneSlotWeight:
-        return "bone-slot-weight";
-    case Rule::WeightSum:
-        return "weight-sum";
-    case Rule::ExtraBoneOutOfRange:
-        return "extra-bone-out-of-range";
-    case Rule::BoneParentNotEarlier:
-        return "bone-parent-not-earlier";
-    case Rule::SequenceCount:
-        return "sequence-count";
-    case Rule::AnimationSequencesOutOfBounds:
-        return "animation-sequences-out-of-bounds";
-    case Rule::AnimationSequencesOverlap:
-        return "animation-sequences-overlap";
-    case Rule::KeyRangeOutOfBounds:
-        return "key-range-out-of-bounds";
-    case Rule::EmptyChannel:
-        return "empty-channel";
-    case Rule::KeyTimesNotIncreasing:
-        return "key-times-not-increasing";
-    case Rule::RotationNotUnit:
-        return "rotation-not-unit";
-    case Rule::VectorKeyWNotZero:
-        return "vector-key-w-not-zero";
-    case Rule::NonFiniteFloat:
-        return "non-finite-float";
-    case Rule::BadName:
-        return "bad-name";
-    case Rule::TextureFormat:
-        return "texture-format";
-    case Rule::TextureChainOutOfBounds:
-        return "texture-chain-out-of-bounds";
-    case Rule::MaterialTextureMissing:
-        return "material-texture-missing";
-    case Rule::MaterialType:
-        return "material-type";
-    case Rule::ExtraBoneInLayout:
-        return "extra-bone-in-layout";
-    case Rule::TrackNotContiguous:
-        return "track-not-contiguous";
-    case Rule::TrackStart:
-        return "track-start";
-    }
-    return "unknown";
+    // In the order of enum Rule.
+    static constexpr const char* kNames[] = {
+        "index-out-of-range",                // IndexOutOfRange
+        "index-count-not-triangles",         // IndexCountNotTriangles
+        "mesh-range-out-of-bounds",          // MeshRangeOutOfBounds
+        "mesh-count-not-triangles",          // MeshCountNotTriangles
+        "mesh-material-out-of-range",        // MeshMaterialOutOfRange
+        "material-texture-out-of-range",     // MaterialTextureOutOfRange
+        "vertex-bone-out-of-range",          // VertexBoneOutOfRange
+        "bone-slot-weight",                  // BoneSlotWeight
+        "weight-sum",                        // WeightSum
+        "extra-bone-out-of-range",           // ExtraBoneOutOfRange
+        "bone-parent-not-earlier",           // BoneParentNotEarlier
+        "sequence-count",                    // SequenceCount
+        "animation-sequences-out-of-bounds", // AnimationSequencesOutOfBounds
+        "animation-sequences-overlap",       // AnimationSequencesOverlap
+        "key-range-out-of-bounds",           // KeyRangeOutOfBounds
+        "empty-channel",                     // EmptyChannel
+        "key-times-not-increasing",          // KeyTimesNotIncreasing
+        "rotation-not-unit",                 // RotationNotUnit
+        "vector-key-w-not-zero",             // VectorKeyWNotZero
+        "non-finite-float",                  // NonFiniteFloat
+        "bad-name",                          // BadName
+        "texture-format",                    // TextureFormat
+        "texture-chain-out-of-bounds",       // TextureChainOutOfBounds
+        "material-texture-missing",          // MaterialTextureMissing
+        "material-type",                     // MaterialType
+        "extra-bone-in-layout",              // ExtraBoneInLayout
+        "track-not-contiguous",              // TrackNotContiguous
+        "track-start",                       // TrackStart
+    };
+    static_assert(std::size(kNames) == static_cast<size_t>(Rule::TrackStart) + 1, "a name per rule");
+    const auto index = static_cast<size_t>(rule);
+    return index < std::size(kNames) ? kNames[index] : "unknown";
 }
 
 std::string to_string(const Violation& violation) {

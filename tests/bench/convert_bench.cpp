@@ -283,6 +283,30 @@ Measure measure(uint32_t scale, bool with_normals, int runs, unsigned threads = 
     return m;
 }
 
+// The targets against the measurements; true when every one is met.
+bool print_verdict(const Measure& one, const Measure& four, const Measure& sixteen, const Measure& parallel,
+                   const Measure& unwelded) {
+    const double low = std::min({one.ns_per_vertex(), four.ns_per_vertex(), sixteen.ns_per_vertex()});
+    const double high = std::max({one.ns_per_vertex(), four.ns_per_vertex(), sixteen.ns_per_vertex()});
+    const bool linear = high / low < kLinearityTarget;
+    const bool fast = one.convert / one.read <= kReadRatioTarget;
+    const double optimize_ns =
+        std::max({one.optimize_ns_per_vertex(), four.optimize_ns_per_vertex(),
+                  sixteen.optimize_ns_per_vertex(), unwelded.optimize_ns_per_vertex()});
+    const bool cheap = optimize_ns <= kOptimizeNsTarget;
+    std::printf("\nkeyframes at 1x: %zu\n", one.keyframes);
+    std::printf("time per vertex varies %.2fx over 1x..16x (target < %.1fx): %s\n", high / low,
+                kLinearityTarget, linear ? "ok" : "MISSED");
+    std::printf("convert / read at 1x = %.2f (target <= %.1f): %s  [%u threads: %.2f]\n",
+                one.convert / one.read, kReadRatioTarget, fast ? "ok" : "MISSED",
+                std::max(1u, std::thread::hardware_concurrency()), parallel.convert / parallel.read);
+    std::printf(
+        "optimisation: at most %.1f ns per source vertex (target <= %.0f): %s  [unwelded 1x: %zu -> %zu "
+        "vertices]\n",
+        optimize_ns, kOptimizeNsTarget, cheap ? "ok" : "MISSED", unwelded.source_vertices, unwelded.vertices);
+    return linear && fast && cheap;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -326,23 +350,5 @@ int main(int argc, char** argv) {
     measure(1, false, runs);
     const Measure unwelded = measure(1, true, runs, 1, true);
 
-    const double low = std::min({one.ns_per_vertex(), four.ns_per_vertex(), sixteen.ns_per_vertex()});
-    const double high = std::max({one.ns_per_vertex(), four.ns_per_vertex(), sixteen.ns_per_vertex()});
-    const bool linear = high / low < kLinearityTarget;
-    const bool fast = one.convert / one.read <= kReadRatioTarget;
-    const double optimize_ns =
-        std::max({one.optimize_ns_per_vertex(), four.optimize_ns_per_vertex(),
-                  sixteen.optimize_ns_per_vertex(), unwelded.optimize_ns_per_vertex()});
-    const bool cheap = optimize_ns <= kOptimizeNsTarget;
-    std::printf("\nkeyframes at 1x: %zu\n", one.keyframes);
-    std::printf("time per vertex varies %.2fx over 1x..16x (target < %.1fx): %s\n", high / low,
-                kLinearityTarget, linear ? "ok" : "MISSED");
-    std::printf("convert / read at 1x = %.2f (target <= %.1f): %s  [%u threads: %.2f]\n",
-                one.convert / one.read, kReadRatioTarget, fast ? "ok" : "MISSED",
-                std::max(1u, std::thread::hardware_concurrency()), parallel.convert / parallel.read);
-    std::printf(
-        "optimisation: at most %.1f ns per source vertex (target <= %.0f): %s  [unwelded 1x: %zu -> %zu "
-        "vertices]\n",
-        optimize_ns, kOptimizeNsTarget, cheap ? "ok" : "MISSED", unwelded.source_vertices, unwelded.vertices);
-    return linear && fast && cheap ? 0 : 1;
+    return print_verdict(one, four, sixteen, parallel, unwelded) ? 0 : 1;
 }
