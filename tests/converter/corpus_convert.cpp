@@ -150,15 +150,6 @@ bool reason_is_true(Refusal refusal, const assbin::Scene& scene) {
 
 // ---- checks of a converted model ----
 
-double model_size(const aem::Model& model) {
-    Eigen::Vector3f low = Eigen::Vector3f::Constant(std::numeric_limits<float>::max()), high = -low;
-    for (const aem::Vertex& v : model.vertices) {
-        low = low.cwiseMin(v.position);
-        high = high.cwiseMax(v.position);
-    }
-    return std::max(1e-6, static_cast<double>((high - low).norm()));
-}
-
 // The largest pose error over the bind pose and eight times of each animation, relative to size.
 double worst_relative_pose_error(const assbin::Scene& scene, const assbin::converter::ConvertResult& result) {
     const oracle::SceneEvaluator evaluator(scene);
@@ -180,7 +171,7 @@ double worst_relative_pose_error(const assbin::Scene& scene, const assbin::conve
         for (const float t : {-0.25f, 0.0f, 0.15f * d, 0.3f * d, 0.5f * d, 0.7f * d, 0.9f * d, d + 0.5f})
             compare(a, t);
     }
-    return worst / model_size(model);
+    return worst / convert_test::model_size(model);
 }
 
 // Why the optimised geometry differs from the source-order conversion of the same scene, or empty.

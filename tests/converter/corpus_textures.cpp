@@ -31,8 +31,8 @@ std::pair<uint32_t, uint32_t> image_size(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     int width = 0, height = 0, channels = 0;
-    if (!stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &width, &height,
-                               &channels))
+    if (!stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &width,
+                               &height, &channels))
         return {0, 0};
     return {uint32_t(width), uint32_t(height)};
 }

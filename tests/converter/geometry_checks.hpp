@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,6 +66,16 @@ inline std::optional<size_t> mesh_with_unwelded_vertices(const aem::Model& model
         }
     }
     return std::nullopt;
+}
+
+// The diagonal of the model's vertex bounds (at least 1e-6): the scale pose tolerances are given in.
+inline double model_size(const aem::Model& model) {
+    Eigen::Vector3f low = Eigen::Vector3f::Constant(std::numeric_limits<float>::max()), high = -low;
+    for (const aem::Vertex& v : model.vertices) {
+        low = low.cwiseMin(v.position);
+        high = high.cwiseMax(v.position);
+    }
+    return std::max(1e-6, static_cast<double>((high - low).norm()));
 }
 
 // Distinct materials the model's meshes draw with.

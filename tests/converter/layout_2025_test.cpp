@@ -1,6 +1,7 @@
 // `convert` with the 2025 layout: the same scene as the 2024 output, expressed the way today's AEM
 // runtime reads it — joints with names, mesh animation as joints, top-left UV origin, tracks with
 // their keys back to back, textures from the material's factors — and posing exactly alike.
+#include "geometry_checks.hpp"
 #include "scene_maker.hpp"
 #include "stages.hpp"
 #include "support/fixtures.hpp"
@@ -31,15 +32,6 @@ assbin::Scene fixture(const std::string& name) {
     return assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name));
 }
 
-double model_size(const aem::Model& model) {
-    Eigen::Vector3f low = Eigen::Vector3f::Constant(std::numeric_limits<float>::max()), high = -low;
-    for (const aem::Vertex& v : model.vertices) {
-        low = low.cwiseMin(v.position);
-        high = high.cwiseMax(v.position);
-    }
-    return std::max(1e-6, static_cast<double>((high - low).norm()));
-}
-
 // The largest distance between the two models' posed vertices (same vertex order) over the bind
 // pose and eight times of every animation, relative to the model's size.
 double worst_pose_difference(const aem::Model& a, const aem::Model& b) {
@@ -59,7 +51,7 @@ double worst_pose_difference(const aem::Model& a, const aem::Model& b) {
         for (const float t : {-0.5f, 0.0f, 0.13f * d, 0.37f * d, 0.5f * d, 0.81f * d, d, d + 1.0f})
             compare(n, t);
     }
-    return worst / model_size(a);
+    return worst / convert_test::model_size(a);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // at the same world position (within 1e-4 x the model's size), at several times of every animation
 // and in the bind pose.
 #include "assimp_oracle.hpp"
+#include "geometry_checks.hpp"
 #include "support/fixtures.hpp"
 
 #include <aem/pose.hpp>
@@ -18,16 +19,6 @@ namespace {
 
 using assbin::converter::ConvertOptions;
 using assbin::converter::ConvertResult;
-
-double model_size(const aem::Model& model) {
-    Eigen::Vector3f low = Eigen::Vector3f::Constant(std::numeric_limits<float>::max());
-    Eigen::Vector3f high = -low;
-    for (const aem::Vertex& v : model.vertices) {
-        low = low.cwiseMin(v.position);
-        high = high.cwiseMax(v.position);
-    }
-    return std::max(1e-6, static_cast<double>((high - low).norm()));
-}
 
 struct Comparison {
     double worst_error = 0; // largest distance between AEM and oracle positions
@@ -76,7 +67,7 @@ Comparison compare_poses(const std::string& fixture) {
         for (const float t : {-0.5f, 0.0f, 0.13f * d, 0.37f * d, 0.5f * d, 0.81f * d, d, d + 1.0f})
             compare_at(result, evaluator, a, t, comparison);
     }
-    const double tolerance = 1e-4 * model_size(result.model);
+    const double tolerance = 1e-4 * convert_test::model_size(result.model);
     BOOST_TEST_MESSAGE(fixture << ": " << comparison.samples << " vertex positions, worst error "
                                << comparison.worst_error << " at " << comparison.worst_where << " (tolerance "
                                << tolerance << "), largest motion " << comparison.largest_motion);
