@@ -351,12 +351,7 @@ void write_mesh_json(JsonWriter& json, const Mesh& mesh, const MeshFacts& facts)
     json.end_object();
 }
 
-void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts& facts) {
-    json.key("meshes");
-    json.begin_array();
-    for (size_t m = 0; m < scene.meshes.size(); ++m)
-        write_mesh_json(json, scene.meshes[m], facts.meshes[m]);
-    json.end_array();
+void write_materials_json(JsonWriter& json, const Scene& scene) {
     json.key("materials");
     json.begin_array();
     for (const Material& material : scene.materials) {
@@ -377,6 +372,9 @@ void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts&
         json.end_object();
     }
     json.end_array();
+}
+
+void write_animations_json(JsonWriter& json, const Scene& scene) {
     json.key("animations");
     json.begin_array();
     for (const Animation& animation : scene.animations) {
@@ -397,6 +395,9 @@ void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts&
         json.end_object();
     }
     json.end_array();
+}
+
+void write_textures_lights_cameras_json(JsonWriter& json, const Scene& scene) {
     json.key("textures");
     json.begin_array();
     for (const Texture& texture : scene.textures) {
@@ -431,6 +432,17 @@ void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts&
         json.end_object();
     }
     json.end_array();
+}
+
+void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts& facts) {
+    json.key("meshes");
+    json.begin_array();
+    for (size_t m = 0; m < scene.meshes.size(); ++m)
+        write_mesh_json(json, scene.meshes[m], facts.meshes[m]);
+    json.end_array();
+    write_materials_json(json, scene);
+    write_animations_json(json, scene);
+    write_textures_lights_cameras_json(json, scene);
 }
 
 void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene,

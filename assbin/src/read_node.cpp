@@ -129,33 +129,52 @@ struct LayoutTrial {
 
 } // namespace
 
-std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool double_flag) {
-    // Only the 0x20 compile flag can mean a double build; the root NODE's length then tells the
-    // 5.2.5+ mixed layout (128-byte matrices) from the single one (§7 step 2). A trial that reads
-    // without stepping over unknown chunks wins over one that needs to.
+namespace {
+
+// Only the 0x20 compile flag can mean a double build; the root NODE's length then tells the 5.2.5+
+// mixed layout (128-byte matrices) from the single one (§7 step 2).
+std::vector<LayoutTrial> layout_trials(bool double_flag) {
     std::vector<LayoutTrial> trials;
     if (double_flag) trials.push_back({true, true});
     trials.push_back({true, false});
     trials.push_back({false, false});
+    return trials;
+}
 
+// What one layout trial read, kept apart from the caller's context until it is accepted.
+struct TrialOutcome {
+    LayoutTrial trial;
+    std::vector<Node> nodes;
+    std::vector<ChunkRecord> trace;
+    std::vector<SkippedChunk> skipped;
+    ByteReader after;
+    uint64_t allocated = 0;
+};
+
+// The accepted trial becomes the context's: its layout, allocation, trace and skipped chunks.
+void adopt(ReadContext& context, TrialOutcome& accepted, std::vector<ChunkRecord>* caller_trace,
+           std::vector<SkippedChunk>* caller_skipped) {
+    context.node_metadata = accepted.trial.node_metadata;
+    context.mixed_double = accepted.trial.mixed_double;
+    context.allocated = accepted.allocated;
+    if (caller_trace) caller_trace->insert(caller_trace->end(), accepted.trace.begin(), accepted.trace.end());
+    if (caller_skipped)
+        caller_skipped->insert(caller_skipped->end(), accepted.skipped.begin(), accepted.skipped.end());
+}
+
+} // namespace
+
+std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool double_flag) {
+    // A trial that reads without stepping over unknown chunks wins over one that needs to.
     std::vector<ChunkRecord>* const caller_trace = context.trace;
     std::vector<SkippedChunk>* const caller_skipped = context.skipped;
     const size_t path_depth = context.path.size();
     const uint64_t allocated_before = context.allocated; // a failed trial's nodes are freed
-
-    struct Outcome {
-        LayoutTrial trial;
-        std::vector<Node> nodes;
-        std::vector<ChunkRecord> trace;
-        std::vector<SkippedChunk> skipped;
-        ByteReader after;
-        uint64_t allocated = 0;
-    };
-    std::optional<Outcome> accepted;
+    std::optional<TrialOutcome> accepted;
     std::optional<ParseError> furthest_error;
     std::vector<ChunkRecord> furthest_trace;
-    for (const LayoutTrial& trial : trials) {
-        Outcome outcome{trial, {}, {}, {}, scene};
+    for (const LayoutTrial& trial : layout_trials(double_flag)) {
+        TrialOutcome outcome{trial, {}, {}, {}, scene};
         context.node_metadata = trial.node_metadata;
         context.mixed_double = trial.mixed_double;
         context.trace = caller_trace ? &outcome.trace : nullptr;
@@ -190,14 +209,7 @@ std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool d
             caller_trace->insert(caller_trace->end(), furthest_trace.begin(), furthest_trace.end());
         throw *furthest_error;
     }
-    context.node_metadata = accepted->trial.node_metadata;
-    context.mixed_double = accepted->trial.mixed_double;
-    context.allocated = accepted->allocated;
-    if (caller_trace)
-        caller_trace->insert(caller_trace->end(), accepted->trace.begin(), accepted->trace.end());
-    if (caller_skipped) {
-        caller_skipped->insert(caller_skipped->end(), accepted->skipped.begin(), accepted->skipped.end());
-    }
+    adopt(context, *accepted, caller_trace, caller_skipped);
     scene = accepted->after;
     return std::move(accepted->nodes);
 }

@@ -104,6 +104,56 @@ assbin::Scene grid_scene(uint32_t n) {
     return scene;
 }
 
+// Writes the grid dump and a copy whose every position moved by 1e-4 and every 10,000th by 1 more
+// (beyond the default tolerance); returns how many moved beyond it.
+uint64_t write_grid_pair(uint32_t grid, const fs::path& expected_path, const fs::path& actual_path) {
+    uint64_t beyond = 0;
+    assbin::Scene scene = grid_scene(grid);
+    assbin::write_file(scene, expected_path);
+    std::vector<assbin::Vec3>& positions = scene.meshes[0].positions->values;
+    for (size_t i = 0; i < positions.size(); ++i) {
+        positions[i].x() += 1e-4f;
+        if (i % 10000 == 0) {
+            positions[i].y() += 1.0f;
+            ++beyond;
+        }
+    }
+    assbin::write_file(scene, actual_path);
+    return beyond;
+}
+
+struct Timings {
+    uint64_t actual_bytes = 0, expected_bytes = 0, beyond = 0;
+    double read = 0, compare = 0, same = 0, shortened = 0;
+    assbin::CompareResult result;
+};
+
+void print_timings(const Options& options, const Timings& t) {
+    const double ratio = t.compare / t.read;
+    if (options.json) {
+        std::printf(
+            "{\n  \"grid\": %u,\n  \"actual_bytes\": %llu,\n  \"expected_bytes\": %llu,\n  \"runs\": %d,\n"
+            "  \"read_both_s\": %.6f,\n  \"compare_s\": %.6f,\n  \"compare_same_s\": %.6f,\n"
+            "  \"compare_full_vs_shortened_s\": %.6f,\n  \"compare_over_read\": %.4f,\n"
+            "  \"values_compared\": %llu,\n  \"differences\": %llu,\n  \"differences_expected\": %llu\n}\n",
+            options.grid, static_cast<unsigned long long>(t.actual_bytes),
+            static_cast<unsigned long long>(t.expected_bytes), options.runs, t.read, t.compare, t.same,
+            t.shortened, ratio, static_cast<unsigned long long>(t.result.values_compared),
+            static_cast<unsigned long long>(t.result.total), static_cast<unsigned long long>(t.beyond));
+        return;
+    }
+    std::printf("two full dumps of a %ux%u grid: %.1f MB and %.1f MB (best of %d runs)\n", options.grid,
+                options.grid, t.actual_bytes / kMega, t.expected_bytes / kMega, options.runs);
+    std::printf("  %-44s %9.1f ms  (%.0f MB/s)\n", "read both (read_file x 2)", t.read * 1e3,
+                (t.actual_bytes + t.expected_bytes) / kMega / t.read);
+    std::printf("  %-44s %9.1f ms  (%s values, %s differences)\n", "compare (every position perturbed)",
+                t.compare * 1e3, std::to_string(t.result.values_compared).c_str(),
+                std::to_string(t.result.total).c_str());
+    std::printf("  %-44s %9.1f ms\n", "compare a scene with itself", t.same * 1e3);
+    std::printf("  %-44s %9.1f ms\n", "compare full against shortened (derived)", t.shortened * 1e3);
+    std::printf("  compare / read both = %.3f\n", ratio);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -113,68 +163,27 @@ int main(int argc, char** argv) {
     fs::create_directories(folder);
     const fs::path expected_path = folder / "grid.assbin";
     const fs::path actual_path = folder / "grid-perturbed.assbin";
-    uint64_t beyond = 0;
-    {
-        assbin::Scene scene = grid_scene(options.grid);
-        assbin::write_file(scene, expected_path);
-        std::vector<assbin::Vec3>& positions = scene.meshes[0].positions->values;
-        for (size_t i = 0; i < positions.size(); ++i) {
-            positions[i].x() += 1e-4f;
-            if (i % 10000 == 0) {
-                positions[i].y() += 1.0f;
-                ++beyond;
-            }
-        }
-        assbin::write_file(scene, actual_path);
-    }
-    const uint64_t actual_bytes = fs::file_size(actual_path), expected_bytes = fs::file_size(expected_path);
-
+    Timings t;
+    t.beyond = write_grid_pair(options.grid, expected_path, actual_path);
+    t.actual_bytes = fs::file_size(actual_path);
+    t.expected_bytes = fs::file_size(expected_path);
     assbin::Scene actual, expected;
-    const double read_seconds = best_seconds(options.runs, [&] {
+    t.read = best_seconds(options.runs, [&] {
         actual = assbin::read_file(actual_path);
         expected = assbin::read_file(expected_path);
     });
-    assbin::CompareResult result;
-    const double compare_seconds =
-        best_seconds(options.runs, [&] { result = assbin::compare(actual, expected); });
-    const double same_seconds =
-        best_seconds(options.runs, [&] { (void)assbin::compare(expected, expected); });
-    const assbin::Scene shortened = assbin::read_scene(assbin::write(expected, [] {
-        assbin::WriteOptions o;
-        o.shortened = true;
-        return o;
-    }()));
-    const double short_seconds =
-        best_seconds(options.runs, [&] { (void)assbin::compare(expected, shortened); });
+    t.compare = best_seconds(options.runs, [&] { t.result = assbin::compare(actual, expected); });
+    t.same = best_seconds(options.runs, [&] { (void)assbin::compare(expected, expected); });
+    assbin::WriteOptions shortened_options;
+    shortened_options.shortened = true;
+    const assbin::Scene shortened = assbin::read_scene(assbin::write(expected, shortened_options));
+    t.shortened = best_seconds(options.runs, [&] { (void)assbin::compare(expected, shortened); });
     if (!options.keep) fs::remove_all(folder);
-
-    const bool found_all = result.total == beyond;
-    const double ratio = compare_seconds / read_seconds;
-    if (options.json) {
-        std::printf(
-            "{\n  \"grid\": %u,\n  \"actual_bytes\": %llu,\n  \"expected_bytes\": %llu,\n  \"runs\": %d,\n"
-            "  \"read_both_s\": %.6f,\n  \"compare_s\": %.6f,\n  \"compare_same_s\": %.6f,\n"
-            "  \"compare_full_vs_shortened_s\": %.6f,\n  \"compare_over_read\": %.4f,\n"
-            "  \"values_compared\": %llu,\n  \"differences\": %llu,\n  \"differences_expected\": %llu\n}\n",
-            options.grid, static_cast<unsigned long long>(actual_bytes),
-            static_cast<unsigned long long>(expected_bytes), options.runs, read_seconds, compare_seconds,
-            same_seconds, short_seconds, ratio, static_cast<unsigned long long>(result.values_compared),
-            static_cast<unsigned long long>(result.total), static_cast<unsigned long long>(beyond));
-    } else {
-        std::printf("two full dumps of a %ux%u grid: %.1f MB and %.1f MB (best of %d runs)\n", options.grid,
-                    options.grid, actual_bytes / kMega, expected_bytes / kMega, options.runs);
-        std::printf("  %-44s %9.1f ms  (%.0f MB/s)\n", "read both (read_file x 2)", read_seconds * 1e3,
-                    (actual_bytes + expected_bytes) / kMega / read_seconds);
-        std::printf("  %-44s %9.1f ms  (%s values, %s differences)\n", "compare (every position perturbed)",
-                    compare_seconds * 1e3, std::to_string(result.values_compared).c_str(),
-                    std::to_string(result.total).c_str());
-        std::printf("  %-44s %9.1f ms\n", "compare a scene with itself", same_seconds * 1e3);
-        std::printf("  %-44s %9.1f ms\n", "compare full against shortened (derived)", short_seconds * 1e3);
-        std::printf("  compare / read both = %.3f\n", ratio);
-    }
-    if (!found_all) {
+    print_timings(options, t);
+    if (t.result.total != t.beyond) {
         std::fprintf(stderr, "compare found %llu differences, expected %llu\n",
-                     static_cast<unsigned long long>(result.total), static_cast<unsigned long long>(beyond));
+                     static_cast<unsigned long long>(t.result.total),
+                     static_cast<unsigned long long>(t.beyond));
         return 1;
     }
     return 0;
