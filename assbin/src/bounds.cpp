@@ -1,6 +1,6 @@
 // Bounds as Assimp's ArrayBounds computes them (ASSBIN-FORMAT.md §5), and the shortened form of a
 // full scene built from them.
-#include <assbin/hash.hpp>
+#include <assbin/shortened.hpp>
 
 #include <stdexcept>
 #include <string>

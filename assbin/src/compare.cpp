@@ -3,7 +3,7 @@
 #include "compare_context.hpp"
 
 #include <assbin/compare.hpp>
-#include <assbin/hash.hpp>
+#include <assbin/shortened.hpp>
 
 #include <bit>
 #include <charconv>

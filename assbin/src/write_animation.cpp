@@ -3,7 +3,7 @@
 #include "write_context.hpp"
 
 #include <assbin/format.hpp>
-#include <assbin/hash.hpp>
+#include <assbin/shortened.hpp>
 
 #include <limits>
 

@@ -1,5 +1,5 @@
 // The writer's entry points: the SCENE chunk and its children in file order (the mirror of
-// scene_reader.cpp), the header, optional compression, and the atomic file output.
+// read_scene.cpp), the header, optional compression, and the atomic file output.
 #include "write_context.hpp"
 
 #include <assbin/format.hpp>

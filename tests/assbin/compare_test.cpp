@@ -3,8 +3,8 @@
 #include "support/fixtures.hpp"
 
 #include <assbin/compare.hpp>
-#include <assbin/hash.hpp>
 #include <assbin/reader.hpp>
+#include <assbin/shortened.hpp>
 #include <assbin/writer.hpp>
 
 #include <boost/test/unit_test.hpp>
@@ -343,7 +343,8 @@ BOOST_AUTO_TEST_CASE(tolerances_absolute_relative_and_ulps) {
     assbin::Scene a = fixture(kHuesitos);
     assbin::Scene e = a;
     size_t channel = 0;
-    while (a.animations[0].channels.at(channel).positions.keys.size() < 4) ++channel;
+    while (a.animations[0].channels.at(channel).positions.keys.size() < 4)
+        ++channel;
     double& time = a.animations[0].channels[channel].positions.keys.at(3).time;
     time = std::nextafter(time, 1e9);
     BOOST_TEST(assbin::compare(a, e, with_epsilon(0)).total == 1u);

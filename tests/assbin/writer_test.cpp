@@ -7,8 +7,8 @@
 
 #include <assbin/compare.hpp>
 #include <assbin/format.hpp>
-#include <assbin/hash.hpp>
 #include <assbin/reader.hpp>
+#include <assbin/shortened.hpp>
 #include <assbin/writer.hpp>
 
 #include <boost/test/unit_test.hpp>

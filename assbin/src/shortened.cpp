@@ -1,5 +1,5 @@
 // SuperFastHash and the per-block face hashes of shortened dumps (ASSBIN-FORMAT.md §5).
-#include <assbin/hash.hpp>
+#include <assbin/shortened.hpp>
 
 #include <algorithm>
 #include <cstdlib>
