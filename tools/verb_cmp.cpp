@@ -78,13 +78,10 @@ struct Settings {
 
 // ---- reading the pairs
 
+// A dump by magic, or by name (.assbin, .assbin.regress) even when it is damaged or empty.
 bool is_dump_candidate(const fs::path& path) {
     const std::string name = path.filename().string();
-    if (name.ends_with(".assbin") || name.ends_with(".assbin.regress")) return true;
-    std::ifstream file(path, std::ios::binary);
-    char head[32] = {};
-    file.read(head, static_cast<std::streamsize>(kMagicPrefix.size()));
-    return has_assbin_magic(head, static_cast<size_t>(file.gcount()));
+    return name.ends_with(".assbin") || name.ends_with(".assbin.regress") || is_dump_file(path);
 }
 
 // Relative paths of the dumps under `root` (picked by magic or by the .assbin/.assbin.regress name).

@@ -12,6 +12,7 @@
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 
 #define STBI_WRITE_NO_STDIO
@@ -166,7 +167,7 @@ std::vector<std::pair<fs::path, std::string>> sheet_files(const std::vector<std:
         char magic[19] = {};
         in.read(magic, sizeof magic);
         const std::string head(magic, size_t(in.gcount()));
-        return head.starts_with("ASSIMP.binary-dump.") || head.starts_with("AEM\x01");
+        return head.starts_with("AEM\x01") || is_dump_file(path);
     };
     std::vector<std::pair<fs::path, std::string>> files;
     for (const std::string& input : inputs) {

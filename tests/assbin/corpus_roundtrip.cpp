@@ -60,22 +60,6 @@ struct Tally {
     }
 };
 
-bool starts_with_magic(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    char head[32] = {};
-    file.read(head, static_cast<std::streamsize>(assbin::kMagicPrefix.size()));
-    return assbin::has_assbin_magic(head, static_cast<size_t>(file.gcount()));
-}
-
-std::vector<fs::path> dumps_under(const fs::path& root) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(root)) {
-        if (entry.is_regular_file() && starts_with_magic(entry.path())) files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 // Paths (relative to the folder) of MANIFEST.tsv rows tagged nondeterministic.
 std::set<std::string> nondeterministic_rows(const fs::path& folder) {
     std::set<std::string> rows;
@@ -292,7 +276,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const std::set<std::string> nondeterministic = nondeterministic_rows(folder525);
     Assimp525Stats stats;
-    for (const fs::path& file : dumps_under(folder525)) {
+    for (const fs::path& file : assbin::find_dumps(folder525)) {
         const std::string relative = fs::relative(file, folder525).generic_string();
         try {
             check_one_525(tally, stats, file, relative, nondeterministic);
@@ -304,7 +288,7 @@ int main(int argc, char** argv) {
     if (folder525 != corpus) {
         for (const auto& entry : fs::directory_iterator(corpus)) {
             if (!entry.is_directory() || entry.path() == folder525) continue;
-            for (const fs::path& file : dumps_under(entry.path())) {
+            for (const fs::path& file : assbin::find_dumps(entry.path())) {
                 const std::string relative = fs::relative(file, corpus).generic_string();
                 try {
                     check_upgrade(tally, file, relative);

@@ -35,13 +35,6 @@ struct FolderCounts {
     std::map<std::string, size_t> profiles;
 };
 
-bool starts_with_magic(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    char head[32] = {};
-    file.read(head, static_cast<std::streamsize>(assbin::kMagicPrefix.size()));
-    return assbin::has_assbin_magic(head, static_cast<size_t>(file.gcount()));
-}
-
 std::set<std::string> load_expected_failures(const std::string& list_path) {
     std::set<std::string> names;
     std::ifstream list(list_path);
@@ -81,12 +74,7 @@ int main(int argc, char** argv) {
             std::cerr << "corpus_sweep: " << root << " is not a folder\n";
             return 2;
         }
-        std::vector<fs::path> files;
-        for (const auto& entry : fs::recursive_directory_iterator(root)) {
-            if (entry.is_regular_file() && starts_with_magic(entry.path())) files.push_back(entry.path());
-        }
-        std::sort(files.begin(), files.end());
-        for (const fs::path& file : files) {
+        for (const fs::path& file : assbin::find_dumps(root)) {
             const std::string relative = fs::relative(file, root).generic_string();
             const size_t slash = relative.find('/');
             const std::string folder =

@@ -27,6 +27,7 @@
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>
 #include <assbin/error.hpp>
+#include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 
 #include <algorithm>
@@ -45,20 +46,6 @@ namespace fs = std::filesystem;
 using assbin::converter::Refusal;
 
 namespace {
-
-std::vector<fs::path> dumps_under(const fs::path& folder) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-        if (!entry.is_regular_file()) continue;
-        std::ifstream in(entry.path(), std::ios::binary);
-        char magic[19] = {};
-        in.read(magic, sizeof magic);
-        if (in.gcount() == 19 && std::string(magic, 19) == "ASSIMP.binary-dump.")
-            files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 // ---- independent checks of refusal reasons ----
 
@@ -221,7 +208,7 @@ int convert_all(const fs::path& folder, bool check_poses, const std::set<std::st
                 aem::Layout layout) {
     size_t passed = 0, failed = 0, refused = 0, skipped = 0;
     const auto start = std::chrono::steady_clock::now();
-    for (const fs::path& file : dumps_under(folder)) {
+    for (const fs::path& file : assbin::find_dumps(folder)) {
         const std::string name = fs::relative(file, folder).string();
         assbin::Scene scene;
         try {
@@ -320,7 +307,7 @@ void measure_mesh(const assbin::Mesh& mesh, TangentStats& stats) {
 
 int measure_tangents(const fs::path& folder, bool per_file) {
     TangentStats stats;
-    for (const fs::path& file : dumps_under(folder)) {
+    for (const fs::path& file : assbin::find_dumps(folder)) {
         assbin::Scene scene;
         try {
             scene = assbin::read_file(file);

@@ -25,16 +25,9 @@ std::vector<std::byte> fixture_bytes(const std::string& relative) {
 
 std::vector<std::string> all_assbin_fixtures() {
     std::vector<std::string> names;
-    for (const auto& entry : fs::recursive_directory_iterator(ASSBIN_TEST_DATA_DIR)) {
-        if (!entry.is_regular_file()) continue;
-        std::ifstream file(entry.path(), std::ios::binary);
-        char head[32] = {};
-        file.read(head, 19);
-        if (has_assbin_magic(head, static_cast<size_t>(file.gcount()))) {
-            names.push_back(fs::relative(entry.path(), ASSBIN_TEST_DATA_DIR).generic_string());
-        }
-    }
-    std::sort(names.begin(), names.end());
+    for (const fs::path& file : find_dumps(ASSBIN_TEST_DATA_DIR))
+        names.push_back(fs::relative(file, ASSBIN_TEST_DATA_DIR).generic_string());
+    std::sort(names.begin(), names.end()); // relative names can sort apart from the full paths
     return names;
 }
 

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string_view>
+#include <vector>
 
 namespace assbin {
 
@@ -30,5 +32,12 @@ const char* chunk_name(uint32_t id);
 
 // True when the bytes start with the ASSBIN magic prefix.
 bool has_assbin_magic(const void* data, size_t size);
+
+// True when the file at `path` is a regular file starting with the ASSBIN magic (however it is named).
+bool is_dump_file(const std::filesystem::path& path);
+
+// Every dump below `folder` (recursively, picked by is_dump_file), sorted. Unreadable entries are
+// skipped; throws std::filesystem::filesystem_error when `folder` itself cannot be listed.
+std::vector<std::filesystem::path> find_dumps(const std::filesystem::path& folder);
 
 } // namespace assbin
