@@ -218,7 +218,7 @@ Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     std::vector<std::optional<Outcome>> outcomes(jobs.size());
     // One file gets the threads for its own texture work; a batch spreads them over files instead.
     converter::ConvertOptions options = settings.options;
-    if (jobs.size() == 1) options.threads = settings.jobs;
+    if (jobs.size() == 1) options.texture_threads = settings.jobs;
     std::atomic<size_t> next{0};
     std::mutex mutex;
     std::condition_variable finished;

@@ -73,7 +73,7 @@ assbin::Scene textured_scene(const std::string& dump) {
         assbin::MaterialProperty path;
         path.key = "$tex.file";
         path.semantic = slots[m];
-        path.type = 3; // string: u32 length, bytes, NUL
+        path.type = 3;          // string: u32 length, bytes, NUL
         std::string name = "*"; // appended, not `"*" + ...`: GCC 12's -Wrestrict misfires on that
         name += std::to_string(m);
         const uint32_t length = uint32_t(name.size());
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
     for (const unsigned threads : {1u, 2u}) {
         assbin::converter::ConvertOptions options;
         options.layout = aem::Layout::Edition2025;
-        options.threads = threads;
+        options.texture_threads = threads;
         size_t bytes = 0;
         const double seconds = best_seconds(
             runs, [&] { bytes = assbin::converter::convert(scene, options).model.image_buffer.size(); });

@@ -42,6 +42,9 @@ struct ConvertOptions {
     uint64_t max_texture_pixels = uint64_t{64} << 20;
     // 2025 layout: normal maps stored as BC5 (libsquish); base colour and PBR stay uncompressed.
     bool compress_normal_maps = false;
+    // 2025 layout: threads that build MIP chains and compress, 0 for one per core. Apart from
+    // `threads` because texture work is compute-bound and pays off where baking does not.
+    unsigned texture_threads = 1;
     // Fill ConvertResult::vertex_origins (tests use it to compare poses vertex by vertex).
     bool record_vertex_origins = false;
     // Game-ready geometry (the default): vertices whose 92-byte records are identical (-0.0 taken
