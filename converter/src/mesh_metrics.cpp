@@ -78,7 +78,12 @@ std::optional<LocalMesh> local_mesh(const aem::Model& model, const aem::Mesh& me
     return local;
 }
 
-MeshMetrics measure_mesh(const aem::Model& model, const aem::Mesh& mesh) {
+// Each overdraw measurement clears and rasterises three 256 x 256 views (about a millisecond), so a
+// model with very many meshes (a hostile file can hold tens of thousands of one-triangle meshes)
+// gets the whole model's overdraw only, not each mesh's.
+constexpr size_t kMeshesWithOwnOverdraw = 1024;
+
+MeshMetrics measure_mesh(const aem::Model& model, const aem::Mesh& mesh, bool with_overdraw) {
     MeshMetrics metrics;
     const std::optional<LocalMesh> local = local_mesh(model, mesh);
     if (!local) return metrics;
@@ -94,11 +99,13 @@ MeshMetrics measure_mesh(const aem::Model& model, const aem::Mesh& mesh) {
     metrics.vertices_transformed =
         meshopt_analyzeVertexCache(indices, count, vertices.size(), kMetricsCacheSize, 0, 0)
             .vertices_transformed;
-    const std::vector<float> positions = detail::unit_cube_positions(vertices);
-    const meshopt_OverdrawStatistics overdraw =
-        meshopt_analyzeOverdraw(indices, count, positions.data(), vertices.size(), 3 * sizeof(float));
-    metrics.pixels_covered = overdraw.pixels_covered;
-    metrics.pixels_shaded = overdraw.pixels_shaded;
+    if (with_overdraw) {
+        const std::vector<float> positions = detail::unit_cube_positions(vertices);
+        const meshopt_OverdrawStatistics overdraw =
+            meshopt_analyzeOverdraw(indices, count, positions.data(), vertices.size(), 3 * sizeof(float));
+        metrics.pixels_covered = overdraw.pixels_covered;
+        metrics.pixels_shaded = overdraw.pixels_shaded;
+    }
     metrics.bytes_fetched =
         meshopt_analyzeVertexFetch(indices, count, vertices.size(), sizeof(aem::Vertex)).bytes_fetched;
     metrics.weldable = metrics.vertices - detail::distinct_records(vertices, local->indices);
@@ -127,7 +134,7 @@ ModelMetrics measure_meshes(const aem::Model& model) {
     ModelMetrics out;
     MeshMetrics& t = out.total;
     for (const aem::Mesh& mesh : model.meshes) {
-        const MeshMetrics m = measure_mesh(model, mesh);
+        const MeshMetrics m = measure_mesh(model, mesh, model.meshes.size() <= kMeshesWithOwnOverdraw);
         out.meshes.push_back(m);
         if (!m.measured) continue;
         t.measured = true;

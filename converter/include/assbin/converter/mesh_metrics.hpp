@@ -40,7 +40,8 @@ struct ModelMetrics {
 };
 
 // Measures every mesh of `model`. Never throws on a broken model: a mesh whose range leaves the
-// index section, or whose indices reach past the vertices, is left unmeasured.
+// index section, or whose indices reach past the vertices, is left unmeasured. A model of more than
+// 1,024 meshes gets no per-mesh overdraw (0 pixels; each costs about a millisecond), only the total.
 ModelMetrics measure_meshes(const aem::Model& model);
 
 } // namespace assbin::converter
