@@ -15,7 +15,12 @@ corpus_option=()
 [ -n "${ASSBIN_CORPUS_DIR:-}" ] && corpus_option=(-DASSBIN_CORPUS_DIR="$ASSBIN_CORPUS_DIR")
 jobs=$(nproc)
 
-scripts/install-deps.sh chromium # chromium: the cmp --html report is opened in a real browser
+# chromium: the cmp --html report is opened in a real browser; nodejs and npm: the original MikkTSpace
+# (npm package `mikktspace`, WebAssembly, pinned in tests/tangents/package-lock.json) is the
+# reference the converter's tangents are checked against.
+scripts/install-deps.sh chromium
+command -v npm >/dev/null || scripts/install-deps.sh nodejs npm # a Node from elsewhere brings its own npm
+(cd tests/tangents && npm ci --no-audit --no-fund --loglevel=error)
 
 run_suite() { # build-dir, then extra CMake options
     local dir=$1

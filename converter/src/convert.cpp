@@ -163,15 +163,16 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("triangulate");
     refuse_without_triangles(scene, graph, meshes, result.stats);
     complete_meshes(meshes, options, result.stats);
-    clock.lap("normals+tangents");
+    clock.lap("normals");
     const ChannelTargets channels = match_channels(scene, graph, report);
     const Skeleton skeleton = build_skeleton(scene, graph, channels, meshes, report);
     result.model.bones = skeleton.bones;
     clock.lap("skeleton");
-    const EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
+    EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
     clock.lap("bake+skin");
-    optimize_geometry(emitted.mesh_vertices, options, result, report);
-    clock.lap("optimize");
+    if (!options.optimize) generate_baked_tangents(emitted, options, result);
+    optimize_geometry(emitted, options, result, report);
+    clock.lap("tangents+optimize");
     convert_animations(scene, skeleton, channels, options, result.model, report);
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {

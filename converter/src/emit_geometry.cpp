@@ -213,6 +213,7 @@ class GeometryEmitter {
                 {placement.first_index, placement.index_count, scene_.meshes[m].material_index});
             emitted.mesh_vertices.push_back(
                 {placement.first_vertex, static_cast<uint32_t>(placement.view.count)});
+            emitted.tangents_missing.push_back(meshes_[m].tangents_after_baking);
             if (options_.record_vertex_origins) {
                 for (size_t v = 0; v < placement.view.count; ++v)
                     result_.vertex_origins.push_back({n, m, placement.view.source_of(v)});

@@ -90,6 +90,17 @@ inline Eigen::Vector3f transform_direction(const Eigen::Matrix3f& matrix, const 
     return out * (1.0f / std::sqrt(squared));
 }
 
+// A tangent baked (rule 1): carried by the matrix itself, as a direction in the surface (the
+// inverse-transpose would tilt it off the surface under non-uniform scale), renormalised, then made
+// perpendicular to the baked normal. Left as carried where it lies along the normal.
+inline Eigen::Vector3f surface_direction(const Eigen::Matrix3f& linear, const Eigen::Vector3f& tangent,
+                                         const Eigen::Vector3f& normal, size_t& repaired) {
+    const Eigen::Vector3f carried = transform_direction(linear, tangent, repaired);
+    const Eigen::Vector3f in_plane = carried - normal.dot(carried) * normal;
+    const float squared = in_plane.squaredNorm();
+    return squared > 1e-12f ? Eigen::Vector3f(in_plane / std::sqrt(squared)) : carried;
+}
+
 inline float finite_or_zero(float value, size_t& repaired) {
     if (std::isfinite(value)) return value;
     ++repaired;
@@ -107,8 +118,12 @@ size_t bake_vertices(const VertexView& view, const Eigen::Matrix4d& global, std:
         aem::Vertex& vertex = out[v];
         vertex.position = linear * view.positions[v] + translation;
         vertex.normal = transform_direction(normals, view.normals[v], repaired);
-        vertex.tangent = transform_direction(normals, view.tangents[v], repaired);
-        vertex.bitangent = transform_direction(normals, view.bitangents[v], repaired);
+        if (view.tangents) {
+            vertex.tangent = surface_direction(linear, view.tangents[v], vertex.normal, repaired);
+            vertex.bitangent = transform_direction(linear, view.bitangents[v], repaired);
+        } else { // generated after baking (tangent_frames.cpp)
+            vertex.tangent = vertex.bitangent = Eigen::Vector3f::Zero();
+        }
         if (view.uvs) {
             vertex.uv = view.uvs[v];
         } else if (view.source_uvs) {

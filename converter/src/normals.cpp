@@ -145,7 +145,11 @@ void complete_normals_tangents(PreparedMesh& prepared, const ConvertOptions& opt
         ++stats.meshes_normals_generated;
     }
     if (mesh.tangents.empty()) {
-        generate_tangents(mesh);
+        if (mesh.uvs.empty()) {
+            generate_tangents(mesh); // a frame around each normal: no baking can change what it means
+        } else {
+            prepared.tangents_after_baking = true;
+        }
         ++stats.meshes_tangents_generated;
     }
 }

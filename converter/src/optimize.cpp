@@ -26,32 +26,6 @@ constexpr unsigned kCacheSize = 16;         // the FIFO size the reported ACMR i
 constexpr float kOverdrawThreshold = 1.05f; // overdraw order may cost up to 5% of cache efficiency
 constexpr unsigned kNone32 = ~0u;
 
-// An output mesh: a run of neighbouring input meshes (one material, when merging) whose vertices
-// and indices are contiguous, as emit_geometry placed them.
-struct MeshGroup {
-    uint32_t material = 0;
-    uint32_t first_vertex = 0;
-    uint32_t vertex_count = 0;
-    uint32_t first_index = 0;
-    uint32_t index_count = 0;
-};
-
-std::vector<MeshGroup> group_meshes(const aem::Model& model, const std::vector<VertexRange>& ranges,
-                                    bool merge) {
-    std::vector<MeshGroup> groups;
-    for (size_t m = 0; m < model.meshes.size(); ++m) {
-        const aem::Mesh& mesh = model.meshes[m];
-        if (merge && !groups.empty() && groups.back().material == mesh.material) {
-            groups.back().vertex_count += ranges[m].count;
-            groups.back().index_count += mesh.index_count;
-            continue;
-        }
-        groups.push_back(
-            {mesh.material, ranges[m].first, ranges[m].count, mesh.first_index, mesh.index_count});
-    }
-    return groups;
-}
-
 size_t vertices_transformed(std::span<const uint32_t> indices, size_t vertex_count) {
     if (indices.empty()) return 0;
     return meshopt_analyzeVertexCache(indices.data(), indices.size(), vertex_count, kCacheSize, 0, 0)
@@ -67,12 +41,13 @@ size_t degenerate_triangles(std::span<const uint32_t> indices) {
     return count;
 }
 
-// Welds, reorders and compacts the groups one after the other: a group's output never reaches past
-// its own input (welding only shrinks), so the vertex section is rewritten in place.
+// Welds, reorders and compacts the groups one after the other, rewriting the vertex section in
+// place: welding shrinks a group, so its output rarely reaches past its own input; where vertices
+// split for tangents make it grow, the input not yet read is moved up first (make_room).
 class GeometryOptimizer {
   public:
-    GeometryOptimizer(const ConvertOptions& options, ConvertResult& result)
-        : options_(options), result_(result) {}
+    GeometryOptimizer(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result)
+        : emitted_(emitted), options_(options), result_(result) {}
 
     void run(const std::vector<MeshGroup>& groups) {
         aem::Model& model = result_.model;
@@ -90,16 +65,20 @@ class GeometryOptimizer {
   private:
     void optimize_group(const MeshGroup& group) {
         aem::Model& model = result_.model;
-        const std::span<const aem::Vertex> source(model.vertices.data() + group.first_vertex,
-                                                  group.vertex_count);
+        const uint32_t first = group.first_vertex + static_cast<uint32_t>(shift_);
+        const std::span<const aem::Vertex> source(model.vertices.data() + first, group.vertex_count);
         const std::span<uint32_t> indices(model.indices.data() + group.first_index, group.index_count);
         local_.resize(group.index_count);
         for (size_t i = 0; i < indices.size(); ++i)
             local_[i] = indices[i] - group.first_vertex;
         result_.stats.source_vertices_transformed += vertices_transformed(local_, source.size());
 
-        const size_t unique = weld(source, group.first_vertex);
+        size_t unique = weld(source, first);
         order_triangles(unique);
+        // Frames on the final triangle order, which they depend on in a few places; the copies of
+        // split vertices come after the cache order was chosen (ordering again would change it).
+        if (mark_wanted_tangents(group, unique)) unique = add_tangent_frames(unique);
+        make_room(first + group.vertex_count, unique);
         order_vertices(unique);
         for (size_t i = 0; i < indices.size(); ++i)
             indices[i] = local_[i] + static_cast<uint32_t>(written_);
@@ -130,6 +109,73 @@ class GeometryOptimizer {
         return unique;
     }
 
+    // Marks the welded vertices of the group's meshes marked tangents_missing; false when none is.
+    bool mark_wanted_tangents(const MeshGroup& group, size_t unique) {
+        wanted_.assign(unique, 0);
+        bool any = false;
+        for (uint32_t m = group.first_mesh; m < group.first_mesh + group.mesh_count; ++m) {
+            if (!emitted_.tangents_missing[m]) continue;
+            any = true;
+            const VertexRange range = emitted_.mesh_vertices[m];
+            for (uint32_t v = range.first - group.first_vertex;
+                 v < range.first - group.first_vertex + range.count; ++v)
+                if (remap_[v] != kNone32) wanted_[remap_[v]] = 1;
+        }
+        return any;
+    }
+
+    // MikkTSpace's frames for the marked vertices, on the triangles in their present order (the
+    // frames depend on it in a few places, so this runs once the order is final); returns the
+    // vertex count with the split copies. Welding took the wanted vertices without tangents.
+    size_t add_tangent_frames(size_t count) {
+        welded_.resize(count);
+        if (options_.record_vertex_origins) welded_origins_.resize(count);
+        const std::vector<uint32_t> copies = write_tangent_frames(welded_, local_, wanted_, true);
+        if (options_.record_vertex_origins) {
+            for (const uint32_t source : copies)
+                welded_origins_.push_back(welded_origins_[source]);
+        }
+        result_.stats.vertices_split_for_tangents += copies.size();
+        // In a group that also holds stored tangents, a generated frame can make a vertex equal to
+        // one that kept its stored frame: weld those.
+        if (std::find(wanted_.begin(), wanted_.end(), 0) != wanted_.end()) return reweld(welded_.size());
+        return welded_.size();
+    }
+
+    size_t reweld(size_t count) {
+        remap_.resize(count);
+        const size_t unique = meshopt_generateVertexRemap(remap_.data(), local_.data(), local_.size(),
+                                                          welded_.data(), count, sizeof(aem::Vertex));
+        if (unique == count) return count;
+        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        std::vector<aem::Vertex> kept(unique);
+        meshopt_remapVertexBuffer(kept.data(), welded_.data(), count, sizeof(aem::Vertex), remap_.data());
+        welded_ = std::move(kept);
+        if (options_.record_vertex_origins) {
+            std::vector<VertexOrigin> origins(unique);
+            for (size_t v = count; v-- > 0;)
+                if (remap_[v] != kNone32) origins[remap_[v]] = welded_origins_[v];
+            welded_origins_ = std::move(origins);
+        }
+        return unique;
+    }
+
+    // The group's output goes to [written_, written_ + count); the input not yet read starts at
+    // `unread`. Where the output would reach it, that input moves up (rare: only split vertices
+    // make a group grow).
+    void make_room(size_t unread, size_t count) {
+        if (written_ + count <= unread) return;
+        const size_t grow = written_ + count - unread;
+        aem::Model& model = result_.model;
+        model.vertices.insert(model.vertices.begin() + static_cast<std::ptrdiff_t>(unread), grow,
+                              aem::Vertex{});
+        if (options_.record_vertex_origins) {
+            result_.vertex_origins.insert(
+                result_.vertex_origins.begin() + static_cast<std::ptrdiff_t>(unread), grow, VertexOrigin{});
+        }
+        shift_ += grow;
+    }
+
     void order_triangles(size_t vertex_count) {
         if (local_.empty()) return;
         scratch_.resize(local_.size());
@@ -153,9 +199,12 @@ class GeometryOptimizer {
         }
     }
 
+    const EmitResult& emitted_;
     const ConvertOptions& options_;
     ConvertResult& result_;
     size_t written_ = 0; // vertices of the optimised groups so far
+    size_t shift_ = 0;   // how far make_room moved the input not yet read
+    std::vector<uint8_t> wanted_;
     std::vector<uint32_t> local_, scratch_, remap_;
     std::vector<aem::Vertex> welded_;
     std::vector<VertexOrigin> welded_origins_;
@@ -163,8 +212,26 @@ class GeometryOptimizer {
 
 } // namespace
 
-void optimize_geometry(const std::vector<VertexRange>& mesh_vertices, const ConvertOptions& options,
-                       ConvertResult& result, Report& report) {
+std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::vector<VertexRange>& ranges,
+                                          bool merge) {
+    std::vector<MeshGroup> groups;
+    for (uint32_t m = 0; m < model.meshes.size(); ++m) {
+        const aem::Mesh& mesh = model.meshes[m];
+        if (merge && !groups.empty() && groups.back().material == mesh.material) {
+            ++groups.back().mesh_count;
+            groups.back().vertex_count += ranges[m].count;
+            groups.back().index_count += mesh.index_count;
+            continue;
+        }
+        groups.push_back(
+            {mesh.material, m, 1, ranges[m].first, ranges[m].count, mesh.first_index, mesh.index_count});
+    }
+    return groups;
+}
+
+void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result,
+                       Report& report) {
+    const std::vector<VertexRange>& mesh_vertices = emitted.mesh_vertices;
     ConvertStats& stats = result.stats;
     stats.source_vertices = result.model.vertices.size();
     stats.source_meshes = result.model.meshes.size();
@@ -181,7 +248,8 @@ void optimize_geometry(const std::vector<VertexRange>& mesh_vertices, const Conv
         stats.vertices_transformed = stats.source_vertices_transformed;
         return;
     }
-    GeometryOptimizer(options, result).run(group_meshes(result.model, mesh_vertices, !options.keep_meshes));
+    GeometryOptimizer(emitted, options, result)
+        .run(output_mesh_groups(result.model, mesh_vertices, !options.keep_meshes));
     if (stats.degenerate_triangles > 0) {
         report.warn(std::to_string(stats.degenerate_triangles) +
                     " triangles have two corners on one vertex (zero area); they are kept as they are");

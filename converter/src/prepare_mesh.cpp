@@ -273,8 +273,8 @@ VertexView view_of(const PreparedMesh& prepared, const assbin::Mesh& source, con
     view.count = mesh.vertex_count();
     view.positions = mesh.positions.data();
     view.normals = mesh.normals.data();
-    view.tangents = mesh.tangents.data();
-    view.bitangents = mesh.bitangents.data();
+    view.tangents = prepared.tangents_after_baking ? nullptr : mesh.tangents.data();
+    view.bitangents = prepared.tangents_after_baking ? nullptr : mesh.bitangents.data();
     view.uvs = mesh.uvs.empty() ? nullptr : mesh.uvs.data();
     view.source_vertex = mesh.source_vertex.data();
     return view;

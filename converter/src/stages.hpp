@@ -97,9 +97,11 @@ struct VertexView {
     }
 };
 
-// Writes the vertices of `view` baked by `global` into `out` (positions by the matrix, normals,
-// tangents and bitangents by its inverse-transpose, renormalised; UVs copied). Returns how many
-// normals, tangents, bitangents or UVs held NaN or infinity and were written as zero.
+// Writes the vertices of `view` baked by `global` into `out` (rule 1: positions by the matrix,
+// normals by its inverse-transpose, tangents and bitangents by the matrix itself, all renormalised,
+// the tangent made perpendicular to the normal; UVs copied). Without tangents in the view, tangents
+// and bitangents are written as zero (tangent_frames.cpp fills them). Returns how many normals,
+// tangents, bitangents or UVs held NaN or infinity and were written as zero.
 size_t bake_vertices(const VertexView& view, const Eigen::Matrix4d& global, std::span<aem::Vertex> out);
 
 // Writes `triangles` offset by `first_vertex` into `out` (as many indices); the corner order is
@@ -124,6 +126,9 @@ std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span
 struct PreparedMesh {
     TriangleMesh mesh; // vertex arrays only when !in_place; triangles unless lent
     bool in_place = false;
+    // The mesh has UVs but no tangents: MikkTSpace runs on its baked triangles (tangent_frames.cpp),
+    // as rule 7 asks, not in mesh space.
+    bool tangents_after_baking = false;
     const std::vector<uint32_t>* source_triangles = nullptr;
 
     const std::vector<uint32_t>& triangles() const {
@@ -138,7 +143,8 @@ struct PreparedMesh {
 PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
                               Report& report, ConvertStats& stats);
 
-// Generates what is missing: normals (crease-split), then tangents and bitangents.
+// Generates what is missing: normals (crease-split), then, for a mesh without UVs, tangents and
+// bitangents around the normal; a mesh with UVs is marked tangents_after_baking.
 void complete_normals_tangents(PreparedMesh& mesh, const ConvertOptions& options, ConvertStats& stats);
 
 // Where the prepared mesh's vertices are read from.
@@ -209,6 +215,7 @@ struct VertexRange {
 struct EmitResult {
     bool vertices_valid = true;             // every vertex keeps aem::validate's vertex rules
     std::vector<VertexRange> mesh_vertices; // per AEM mesh: the vertices its indices use
+    std::vector<uint8_t> tangents_missing;  // per AEM mesh: its source's tangents_after_baking
 };
 
 // Every reference with triangles becomes one AEM mesh, in reference order (with options.optimize and
@@ -221,15 +228,45 @@ EmitResult emit_geometry(const assbin::Scene& scene, const NodeGraph& graph,
                          const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
                          const ConvertOptions& options, ConvertResult& result, Report& report);
 
+// ---- tangent_frames.cpp: MikkTSpace over the baked output meshes (rule 7) ----
+
+// An output mesh: a run of neighbouring emitted meshes (one material, when `merge`) whose vertices
+// and indices are contiguous, as emit_geometry placed them.
+struct MeshGroup {
+    uint32_t material = 0;
+    uint32_t first_mesh = 0; // emitted meshes [first_mesh, first_mesh + mesh_count)
+    uint32_t mesh_count = 0;
+    uint32_t first_vertex = 0;
+    uint32_t vertex_count = 0;
+    uint32_t first_index = 0;
+    uint32_t index_count = 0;
+};
+std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::vector<VertexRange>& ranges,
+                                          bool merge);
+
+// MikkTSpace's frames (tangent_space.hpp) written into `vertices` for the triangles of `triangles`
+// (indices into `vertices`) whose first corner's vertex is `wanted`; a vertex whose corners get
+// different frames is split: its copies are appended to `vertices`, the corners pointed at them, and
+// the returned list names each copy's source vertex. `positive_zeros` writes -0.0 as +0.0.
+std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
+                                           std::span<const uint8_t> wanted, bool positive_zeros);
+
+// Without options.optimize: fills the tangents of every emitted mesh marked tangents_missing, mesh by
+// mesh in source order; the copies of split vertices follow their mesh's vertices, and
+// `emitted.mesh_vertices`, the indices and vertex_origins follow. (With options.optimize,
+// optimize_geometry does this for each output mesh once its triangles are in their final order.)
+void generate_baked_tangents(EmitResult& emitted, const ConvertOptions& options, ConvertResult& result);
+
 // ---- optimize.cpp: weld, one mesh per material, vertex-cache / overdraw / fetch order ----
 
 // With options.optimize: per output mesh (neighbouring meshes of one material merged, unless
 // keep_meshes), identical vertex records become one vertex, triangles are reordered for the vertex
 // cache and then for overdraw, and vertices are put in first-use order; the vertex section shrinks
-// in place and vertex_origins follow. Every triangle is kept with its corners and winding. Fills
-// the before/after figures of result.stats. `mesh_vertices` is emit_geometry's per-mesh ranges.
-void optimize_geometry(const std::vector<VertexRange>& mesh_vertices, const ConvertOptions& options,
-                       ConvertResult& result, Report& report);
+// in place and vertex_origins follow. Every triangle is kept with its corners and winding. The
+// meshes marked tangents_missing get MikkTSpace's frames once their triangles are in their final
+// order (write_tangent_frames). Fills the before/after figures of result.stats.
+void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result,
+                       Report& report);
 
 // -0.0 becomes +0.0 in every float of the vertex (x + 0 does exactly that and changes nothing
 // else), so that the weld, which compares bytes, sees equal values as equal.

@@ -64,23 +64,45 @@ BOOST_AUTO_TEST_CASE(global_transforms_compose_parent_first) {
     BOOST_TEST(near(model.vertices[0].position, Eigen::Vector3f(0, 6, 0)));
 }
 
-BOOST_AUTO_TEST_CASE(normals_tangents_and_bitangents_use_the_inverse_transpose_and_are_renormalised) {
+BOOST_AUTO_TEST_CASE(normals_take_the_inverse_transpose_tangents_the_matrix_itself) {
+    // A slanted surface under non-uniform scale: the tangent lies in the surface, the normal across it.
     SceneMaker s;
-    s.mesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
-    const Eigen::Vector3f slanted = Eigen::Vector3f(1, 1, 0).normalized();
+    s.mesh({{0, 0, 0}, {1, 1, 0}, {0, 0, 1}}, {{0, 1, 2}});
+    const Eigen::Vector3f across = Eigen::Vector3f(1, -1, 0).normalized();
+    const Eigen::Vector3f along = Eigen::Vector3f(1, 1, 0).normalized();
     assbin::Mesh& mesh = s.last_mesh();
-    mesh.normals = convert_test::stream({slanted, slanted, slanted});
-    mesh.tangents = convert_test::stream({slanted, slanted, slanted});
-    mesh.bitangents = convert_test::stream({slanted, slanted, slanted});
+    mesh.normals = convert_test::stream({across, across, across});
+    mesh.tangents = convert_test::stream({along, along, along});
+    mesh.bitangents =
+        convert_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
     s.material();
     s.node("root", -1, rows({{2, 0, 0, 7}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}), {0});
     const aem::Model model = convert_in_source_order(s.scene).model;
-    // inverse-transpose of diag(2, 1, 1) is diag(0.5, 1, 1): (1, 1, 0) -> (0.5, 1, 0), renormalised.
-    const Eigen::Vector3f expected = Eigen::Vector3f(0.5f, 1, 0).normalized();
-    BOOST_TEST(near(model.vertices[0].normal, expected));
-    BOOST_TEST(near(model.vertices[0].tangent, expected));
-    BOOST_TEST(near(model.vertices[0].bitangent, expected));
-    BOOST_TEST(std::abs(model.vertices[0].normal.norm() - 1) < kTolerance);
+    // Rule 1: the inverse-transpose of diag(2, 1, 1) is diag(0.5, 1, 1): (1, -1, 0) -> (0.5, -1, 0);
+    // the tangent goes by diag(2, 1, 1) itself: (1, 1, 0) -> (2, 1, 0), still in the surface (the
+    // inverse-transpose would give (0.5, 1, 0), 37 degrees off it).
+    const aem::Vertex& v = model.vertices[0];
+    BOOST_TEST(near(v.normal, Eigen::Vector3f(0.5f, -1, 0).normalized()));
+    BOOST_TEST(near(v.tangent, Eigen::Vector3f(2, 1, 0).normalized()));
+    BOOST_TEST(near(v.bitangent, Eigen::Vector3f::UnitZ()));
+    BOOST_TEST(std::abs(v.tangent.dot(v.normal)) < kTolerance);
+    BOOST_TEST(std::abs(v.normal.norm() - 1) < kTolerance);
+}
+
+BOOST_AUTO_TEST_CASE(a_stored_tangent_off_the_surface_is_made_perpendicular_to_the_baked_normal) {
+    SceneMaker s;
+    s.mesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+    const Eigen::Vector3f tilted = Eigen::Vector3f(1, 0, 1).normalized(); // 45 degrees off the surface
+    assbin::Mesh& mesh = s.last_mesh();
+    mesh.normals =
+        convert_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
+    mesh.tangents = convert_test::stream({tilted, tilted, tilted});
+    mesh.bitangents =
+        convert_test::stream({Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY()});
+    s.material();
+    s.node("root", -1, convert_test::translation(0, 0, 0), {0});
+    const aem::Vertex v = convert_in_source_order(s.scene).model.vertices[0];
+    BOOST_TEST(near(v.tangent, Eigen::Vector3f::UnitX()));
 }
 
 BOOST_AUTO_TEST_CASE(a_mesh_referenced_by_two_nodes_is_emitted_once_per_reference) {

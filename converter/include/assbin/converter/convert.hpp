@@ -81,6 +81,7 @@ struct ConvertStats {
     size_t vertices_lost_influences = 0; // emitted vertices that had more than four bone weights
     size_t meshes_normals_generated = 0;
     size_t meshes_tangents_generated = 0;
+    size_t vertices_split_for_tangents = 0; // vertices whose corners fall in different MikkTSpace groups
     // Geometry before and after optimisation, for "before -> after" reports and batch totals.
     // ACMR (vertices transformed per triangle, 16-entry FIFO cache) = transformed / triangles.
     size_t source_vertices = 0;             // vertices written in source order (what optimize=false gives)
