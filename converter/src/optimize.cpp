@@ -75,9 +75,19 @@ class GeometryOptimizer {
 
         size_t unique = weld(source, first);
         order_triangles(unique);
-        // Frames on the final triangle order, which they depend on in a few places; the copies of
-        // split vertices come after the cache order was chosen (ordering again would change it).
-        if (mark_wanted_tangents(group, unique)) unique = add_tangent_frames(unique);
+        // Frames on the final triangle order, which they depend on in a few places. Where vertices
+        // split, the triangles are ordered again with the copies (so the cache order counts them),
+        // and the frames are written again on that order.
+        if (mark_wanted_tangents(group, unique)) {
+            const size_t with_copies = add_tangent_frames(unique);
+            if (with_copies > unique) {
+                order_triangles(with_copies);
+                wanted_.resize(with_copies, 1);
+                unique = reweld(add_tangent_frames(with_copies));
+            } else {
+                unique = with_copies;
+            }
+        }
         make_room(first + group.vertex_count, unique);
         order_vertices(unique);
         for (size_t i = 0; i < indices.size(); ++i)

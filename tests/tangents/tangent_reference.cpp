@@ -132,13 +132,17 @@ void Agreement::add(const Agreement& o) {
     zero_reference += o.zero_reference;
     reference_failed += o.reference_failed;
     zero_normal += o.zero_normal;
+    order_defects += o.order_defects;
     max_degrees = std::max(max_degrees, o.max_degrees);
 }
 
 Agreement compare(const aem::Model& model, const std::vector<std::vector<uint32_t>>& corners,
-                  const std::vector<std::vector<Eigen::Vector4f>>& reference) {
+                  const std::vector<std::vector<Eigen::Vector4f>>& reference, const CornerMask* order_defects,
+                  std::vector<std::vector<double>>* degrees_out) {
     Agreement agreement;
+    if (degrees_out) degrees_out->assign(corners.size(), {});
     for (size_t m = 0; m < corners.size(); ++m) {
+        if (degrees_out) (*degrees_out)[m].assign(corners[m].size(), -1.0);
         for (size_t c = 0; c < corners[m].size(); ++c) {
             ++agreement.corners;
             const size_t t = c - c % 3;
@@ -163,6 +167,11 @@ Agreement compare(const aem::Model& model, const std::vector<std::vector<uint32_
                 ++agreement.zero_normal;
                 continue;
             }
+            if (order_defects && (*order_defects)[m][c]) {
+                ++agreement.order_defects;
+                continue;
+            }
+            if (degrees_out) (*degrees_out)[m][c] = degrees;
             ++agreement.comparable;
             agreement.within_0_1 += degrees <= 0.1;
             agreement.within_1 += degrees <= 1;
@@ -173,6 +182,38 @@ Agreement compare(const aem::Model& model, const std::vector<std::vector<uint32_
         }
     }
     return agreement;
+}
+
+std::vector<std::vector<uint32_t>> reversed_triangles(const std::vector<std::vector<uint32_t>>& corners) {
+    std::vector<std::vector<uint32_t>> reversed(corners.size());
+    for (size_t m = 0; m < corners.size(); ++m)
+        for (size_t t = corners[m].size() / 3; t-- > 0;)
+            reversed[m].insert(reversed[m].end(), corners[m].begin() + 3 * t, corners[m].begin() + 3 * t + 3);
+    return reversed;
+}
+
+std::vector<std::vector<Eigen::Vector4f>>
+unreversed_answer(const std::vector<std::vector<Eigen::Vector4f>>& answer) {
+    std::vector<std::vector<Eigen::Vector4f>> out(answer.size());
+    for (size_t m = 0; m < answer.size(); ++m)
+        for (size_t t = answer[m].size() / 3; t-- > 0;)
+            out[m].insert(out[m].end(), answer[m].begin() + 3 * t, answer[m].begin() + 3 * t + 3);
+    return out;
+}
+
+CornerMask order_defects(const aem::Model& model, const std::vector<std::vector<uint32_t>>& corners,
+                         const std::vector<std::vector<double>>& degrees,
+                         const std::vector<std::vector<Eigen::Vector4f>>& reversed_reference) {
+    CornerMask mask(corners.size());
+    for (size_t m = 0; m < corners.size(); ++m) {
+        mask[m].assign(corners[m].size(), 0);
+        for (size_t c = 0; c < corners[m].size(); ++c) {
+            const Eigen::Vector3f other = reversed_reference[m][c].head<3>();
+            if (degrees[m][c] > 1 && other.allFinite() && other.norm() > 0.5f)
+                mask[m][c] = degrees_between(model.vertices[corners[m][c]].tangent, other) <= 0.1;
+        }
+    }
+    return mask;
 }
 
 } // namespace assbin_tests::tangents

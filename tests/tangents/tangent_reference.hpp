@@ -48,11 +48,34 @@ struct Agreement {
     size_t zero_reference = 0;     // the reference's tangent is zero (its sum vanished)
     size_t reference_failed = 0;   // the reference gave up on the mesh (NaN answers)
     size_t zero_normal = 0;        // the vertex has no normal (a NaN the converter zeroed)
+    size_t order_defects = 0;      // over 1 degree, but within 0.1 when the reference is given the
+                                   // same triangles in reverse order (its edge-sort defect)
     double max_degrees = 0;        // over the comparable corners
     void add(const Agreement& other);
 };
 
+// Per mesh and corner, a flag; used for the corners to count as order_defects.
+using CornerMask = std::vector<std::vector<uint8_t>>;
+
+// `degrees`, when given, receives per corner the angle to the reference for comparable corners and
+// -1 for the others.
 Agreement compare(const aem::Model& model, const std::vector<std::vector<uint32_t>>& corners,
-                  const std::vector<std::vector<Eigen::Vector4f>>& reference);
+                  const std::vector<std::vector<Eigen::Vector4f>>& reference,
+                  const CornerMask* order_defects = nullptr,
+                  std::vector<std::vector<double>>* degrees = nullptr);
+
+// The same triangles in reverse order, each keeping its corner order; and the reference's answer to
+// that request mapped back to the corners of `corners`.
+std::vector<std::vector<uint32_t>> reversed_triangles(const std::vector<std::vector<uint32_t>>& corners);
+std::vector<std::vector<Eigen::Vector4f>>
+unreversed_answer(const std::vector<std::vector<Eigen::Vector4f>>& answer);
+
+// Corners more than 1 degree from the reference in `degrees` that are within 0.1 degree of the
+// reference's answer for the reversed triangles (`reversed_reference`, already mapped back). The
+// reference pairs triangles across edges by a sort whose last run it leaves unsorted, so which fans
+// it splits depends on how triangles are numbered; another numbering shows its intent.
+CornerMask order_defects(const aem::Model& model, const std::vector<std::vector<uint32_t>>& corners,
+                         const std::vector<std::vector<double>>& degrees,
+                         const std::vector<std::vector<Eigen::Vector4f>>& reversed_reference);
 
 } // namespace assbin_tests::tangents
