@@ -128,6 +128,38 @@ BOOST_AUTO_TEST_CASE(a_vertex_shared_by_both_uv_orientations_is_split) {
     BOOST_TEST(signs.size() == 2u);
 }
 
+// MikkTSpace pools a vertex's corners only across shared edges: two triangles that touch at one
+// vertex (same position, normal and UV there) but map u along different directions keep their own
+// tangents there, and the vertex is split. (Pooling by value alone gives both the 45-degree average.)
+BOOST_AUTO_TEST_CASE(corners_that_share_no_edge_keep_their_own_tangent) {
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-1, 0, 0}, {0, -1, 0}};
+    mesh.normals.assign(5, Eigen::Vector3f::UnitZ());
+    // First triangle: u along +x. Second (the opposite quadrant): u along -y, v along +x.
+    mesh.uvs = {{0, 0}, {1, 0}, {0, 1}, {0, -1}, {1, 0}};
+    mesh.source_vertex = {0, 1, 2, 3, 4};
+    mesh.triangles = {0, 1, 2, 0, 3, 4};
+    assbin::converter::generate_tangents(mesh);
+    BOOST_TEST(mesh.vertex_count() == 6u); // vertex 0 is split
+    BOOST_TEST((mesh.tangents[mesh.triangles[0]] - Eigen::Vector3f::UnitX()).norm() < kTolerance);
+    BOOST_TEST((mesh.tangents[mesh.triangles[3]] - Eigen::Vector3f(0, -1, 0)).norm() < kTolerance);
+}
+
+// A triangle whose UVs have no area has no tangent of its own: it takes the frame of the group that
+// reaches it across an edge (MikkTSpace's "group with any"), not an arbitrary one.
+BOOST_AUTO_TEST_CASE(a_triangle_without_uv_area_joins_its_neighbours_frame) {
+    TriangleMesh mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    mesh.normals.assign(4, Eigen::Vector3f::UnitZ());
+    mesh.uvs = {{0, 0}, {1, 0}, {0, 1}, {0, 1}}; // the second triangle's UVs lie on one line
+    mesh.source_vertex = {0, 1, 2, 3};
+    mesh.triangles = {0, 1, 2, 1, 3, 2};
+    assbin::converter::generate_tangents(mesh);
+    BOOST_TEST(mesh.vertex_count() == 4u); // its corners on the shared edge take the same frame
+    for (const size_t corner : {3, 5})     // (vertices 1 and 2)
+        BOOST_TEST((mesh.tangents[mesh.triangles[corner]] - Eigen::Vector3f::UnitX()).norm() < kTolerance);
+}
+
 BOOST_AUTO_TEST_CASE(without_uvs_the_frame_is_built_around_the_normal) {
     TriangleMesh mesh = square(1.0f);
     mesh.uvs.clear();
