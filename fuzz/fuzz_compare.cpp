@@ -1,6 +1,9 @@
-// compare() on two hostile inputs. The input is [u32 length of A][A][B]; each side is any variant.
-// Comparing must not crash whatever the two scenes hold (broken references, mismatched counts,
-// one side shortened), a scene must equal itself, and the total must count every listed difference.
+// compare() on two hostile inputs. The input is [u32 length of A][A][B]; each side is any variant,
+// with or without bytes after its SCENE chunk, or empty (a regression database's expected-failure
+// marker, which `assbin cmp` never reads). Comparing must not crash whatever the two scenes hold
+// (broken references, mismatched counts, one side shortened), a scene must equal itself, the total
+// must count every listed difference, and strict reading must refuse exactly the trailing bytes
+// that lenient reading reported.
 #include "fuzz_input.hpp"
 
 #include <assbin/compare.hpp>
@@ -11,11 +14,24 @@
 namespace {
 
 std::optional<assbin::Scene> try_read(std::span<const std::byte> bytes) {
+    if (bytes.empty()) return std::nullopt; // an expected-failure marker
+    std::optional<assbin::Scene> scene;
     try {
-        return assbin::read_scene(bytes, assbin_fuzz::fuzz_read_options());
+        scene = assbin::read_scene(bytes, assbin_fuzz::fuzz_read_options());
     } catch (const assbin::ParseError&) {
         return std::nullopt;
     }
+    assbin::ReadOptions strict = assbin_fuzz::fuzz_read_options();
+    strict.refuse_trailing_bytes = true;
+    bool refused = false;
+    try {
+        assbin::read_scene(bytes, strict);
+    } catch (const assbin::ParseError&) {
+        refused = true;
+    }
+    if (refused != (scene->trailing_bytes > 0))
+        assbin_fuzz::invariant_broken("strict reading refused other than the trailing bytes reported");
+    return scene;
 }
 
 } // namespace

@@ -57,6 +57,13 @@ for fixture in "${fixtures[@]}"; do
     fi
     # compare: [u32 size of A][A][B], a dump against itself, and a full dump against its shortened twin
     { u32_le "$(stat -c %s "$fixture")"; cat "$fixture" "$fixture"; } >"$(seed_dir fuzz_compare)/$name.self"
+    # ... with bytes after A's SCENE chunk (uncompressed: inside the stream they are compressed too),
+    # and an empty A (an expected-failure marker) against a dump
+    if [ "$compressed" = 0 ]; then
+        { u32_le "$(($(stat -c %s "$fixture") + 16))"; cat "$fixture"; head -c 16 /dev/zero; cat "$fixture"; } \
+            >"$(seed_dir fuzz_compare)/$name.trailing"
+    fi
+    { u32_le 0; cat "$fixture"; } >"$(seed_dir fuzz_compare)/$name.empty"
     if [ -f "$fixture.regress" ]; then
         { u32_le "$(stat -c %s "$fixture")"; cat "$fixture" "$fixture.regress"; } \
             >"$(seed_dir fuzz_compare)/$name.twin"

@@ -18,7 +18,9 @@ po::options_description read_limit_options() {
         "deepest node nesting read")(
         "max-allocation-ratio",
         po::value<uint64_t>()->default_value(defaults.max_allocation_ratio)->value_name("N"),
-        "most memory the scene may take, as a multiple of the body size (plus 16 MiB)");
+        "most memory the scene may take, as a multiple of the body size (plus 16 MiB)")(
+        "strict", "refuse a dump with bytes after its SCENE chunk (by default they are read past, as "
+                  "Assimp's loader does, and reported)");
     return options;
 }
 
@@ -33,6 +35,7 @@ ReadOptions read_options_from(const po::variables_map& vm) {
     if (vm.count("max-node-depth")) limits.max_node_depth = vm["max-node-depth"].as<uint32_t>();
     if (vm.count("max-allocation-ratio"))
         limits.max_allocation_ratio = vm["max-allocation-ratio"].as<uint64_t>();
+    options.refuse_trailing_bytes = vm.count("strict") != 0;
     return options;
 }
 

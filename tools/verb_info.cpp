@@ -463,6 +463,7 @@ void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene,
         json.end_object();
     }
     json.end_array();
+    json.field("trailing_bytes", scene.trailing_bytes);
     json.key("skipped_chunks");
     json.begin_array();
     for (const SkippedChunk& chunk : scene.skipped_chunks) {

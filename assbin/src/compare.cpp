@@ -106,7 +106,13 @@ void compare_list(Comparer& comparer, const char* plural, const char* singular, 
 }
 
 void compare_scene(Comparer& comparer, const Scene& actual, const Scene& expected) {
-    comparer.exact_hex("/flags", actual.flags, expected.flags);
+    static constexpr Comparer::FlagName kSceneFlags[] = {{kSceneIncomplete, "incomplete"},
+                                                         {kSceneValidated, "validated"},
+                                                         {kSceneValidationWarning, "validation-warning"},
+                                                         {kSceneNonVerboseFormat, "non-verbose"},
+                                                         {kSceneTerrain, "terrain"},
+                                                         {kSceneAllowShared, "allow-shared"}};
+    comparer.flags("/flags", actual.flags, expected.flags, kSceneFlags);
     compare_nodes(comparer, actual.nodes, expected.nodes);
     compare_list(comparer, "meshes", "mesh", actual.meshes, expected.meshes, compare_mesh);
     compare_list(comparer, "materials", "material", actual.materials, expected.materials, compare_material);
@@ -190,6 +196,30 @@ bool Comparer::exact_hex(std::string_view suffix, uint64_t actual, uint64_t expe
     ++result_.values_compared;
     if (actual == expected) return true;
     report(suffix, format_hex(expected), format_hex(actual));
+    return false;
+}
+
+namespace {
+
+std::string flags_text(uint64_t value, std::span<const Comparer::FlagName> names) {
+    std::string text = format_hex(value), list;
+    uint64_t named = 0;
+    for (const Comparer::FlagName& flag : names) {
+        if ((value & flag.bit) == 0) continue;
+        list += (list.empty() ? "" : " | ") + std::string(flag.name);
+        named |= flag.bit;
+    }
+    if ((value & ~named) != 0) list += (list.empty() ? "" : " | ") + format_hex(value & ~named);
+    return list.empty() ? text : text + " (" + list + ")";
+}
+
+} // namespace
+
+bool Comparer::flags(std::string_view suffix, uint64_t actual, uint64_t expected,
+                     std::span<const FlagName> names) {
+    ++result_.values_compared;
+    if (actual == expected) return true;
+    report(suffix, flags_text(expected, names), flags_text(actual, names));
     return false;
 }
 
@@ -349,6 +379,7 @@ CompareResult compare(const Scene& actual, const Scene& expected, const CompareO
     comparer.compare_metadata = a.layout.node_metadata && e.layout.node_metadata;
     comparer.compare_light_placement =
         a.layout.light_placement.value_or(true) && e.layout.light_placement.value_or(true);
+    comparer.real_properties_by_value = options.real_properties_by_value;
     comparer.texture_hint_bytes =
         (a.layout.texture_hint_bytes == 4 || e.layout.texture_hint_bytes == 4) ? 4 : 8;
     detail::compare_scene(comparer, a, e);

@@ -37,6 +37,7 @@ class Comparer {
     bool compare_metadata = true;
     bool compare_light_placement = true;
     size_t texture_hint_bytes = 8;
+    bool real_properties_by_value = false; // CompareOptions::real_properties_by_value
 
     // Appends a path part ("/mesh[2]", "/node[Root/Arm]") for the lifetime of the scope.
     class Scope {
@@ -61,6 +62,12 @@ class Comparer {
     // Each returns true when the values match (and reports the difference otherwise).
     bool exact(std::string_view suffix, uint64_t actual, uint64_t expected);
     bool exact_hex(std::string_view suffix, uint64_t actual, uint64_t expected);
+    // A bit mask shown with its bits' names: "0x9 (incomplete | non-verbose)".
+    struct FlagName {
+        uint64_t bit;
+        const char* name;
+    };
+    bool flags(std::string_view suffix, uint64_t actual, uint64_t expected, std::span<const FlagName> names);
     bool text(std::string_view suffix, std::string_view actual, std::string_view expected);
     bool presence(std::string_view suffix, bool actual, bool expected);
     bool real(std::string_view suffix, float actual, float expected);
@@ -113,6 +120,18 @@ inline void append_index(std::string& text, size_t index) {
     text += '[';
     text += std::to_string(index);
     text += ']';
+}
+
+// "/channel[3 'Bip01 Head']" path parts: the index, and the name it stands for.
+inline std::string named_part(std::string_view name, size_t index, std::string_view what) {
+    std::string text = "/";
+    text += name;
+    text += '[';
+    text += std::to_string(index);
+    text += " '";
+    text += what;
+    text += "']";
+    return text;
 }
 
 // "/mesh[2]" path parts.

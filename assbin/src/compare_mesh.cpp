@@ -124,7 +124,12 @@ void compare_bone(Comparer& comparer, const Bone& actual, const Bone& expected) 
 } // namespace
 
 void compare_mesh(Comparer& comparer, const Mesh& actual, const Mesh& expected) {
-    comparer.exact_hex("/primitive_types", actual.primitive_types, expected.primitive_types);
+    static constexpr Comparer::FlagName kPrimitives[] = {{kPrimitivePoint, "point"},
+                                                         {kPrimitiveLine, "line"},
+                                                         {kPrimitiveTriangle, "triangle"},
+                                                         {kPrimitivePolygon, "polygon"},
+                                                         {kPrimitiveNgonEncoding, "ngon-encoding"}};
+    comparer.flags("/primitive_types", actual.primitive_types, expected.primitive_types, kPrimitives);
     comparer.exact("/material_index", actual.material_index, expected.material_index);
     comparer.exact("/vertex_count", actual.vertex_count, expected.vertex_count);
     const bool same_faces = comparer.exact("/face_count", actual.face_count, expected.face_count);
@@ -146,7 +151,7 @@ void compare_mesh(Comparer& comparer, const Mesh& actual, const Mesh& expected) 
     compare_faces(comparer, actual, expected, same_faces);
     comparer.exact("/bones.count", actual.bones.size(), expected.bones.size());
     for (size_t i = 0; i < std::min(actual.bones.size(), expected.bones.size()); ++i) {
-        Comparer::Scope scope(comparer, part("bone", i));
+        Comparer::Scope scope(comparer, named_part("bone", i, expected.bones[i].name));
         compare_bone(comparer, actual.bones[i], expected.bones[i]);
     }
 }

@@ -64,9 +64,70 @@ void compare_numbers(Comparer& comparer, const std::string& label, const Materia
     }
 }
 
+const char* type_name(uint32_t type) {
+    switch (static_cast<MaterialPropertyType>(type)) {
+    case MaterialPropertyType::Float:
+        return "float[]";
+    case MaterialPropertyType::Double:
+        return "double[]";
+    case MaterialPropertyType::String:
+        return "string";
+    case MaterialPropertyType::Integer:
+        return "int32[]";
+    case MaterialPropertyType::Buffer:
+        return "buffer";
+    }
+    return nullptr;
+}
+
+std::string type_text(uint32_t type) {
+    const char* name = type_name(type);
+    return name ? name : "type " + std::to_string(type);
+}
+
+bool is_real(uint32_t type) {
+    return type == uint32_t(MaterialPropertyType::Float) || type == uint32_t(MaterialPropertyType::Double);
+}
+
+std::vector<double> reals_of(const MaterialProperty& property) {
+    std::vector<double> out;
+    if (property.type == uint32_t(MaterialPropertyType::Float)) {
+        for (const float value : values_of<float>(property.data))
+            out.push_back(value);
+    } else {
+        out = values_of<double>(property.data);
+    }
+    return out;
+}
+
+// A float[] and a double[] property compared by their values (CompareOptions::real_properties_by_value):
+// a single-precision dump against a double-precision one.
+void compare_reals(Comparer& comparer, const std::string& label, const MaterialProperty& actual,
+                   const MaterialProperty& expected) {
+    const std::vector<double> a = reals_of(actual), e = reals_of(expected);
+    if (!comparer.exact(joined(label, ".count"), a.size(), e.size())) return;
+    for (size_t i = 0; i < a.size(); ++i) {
+        std::string where = label;
+        append_index(where, i);
+        // In the narrower of the two precisions: a double that rounds to the float matches it.
+        if (actual.type != expected.type)
+            comparer.real(where, static_cast<float>(a[i]), static_cast<float>(e[i]));
+        else
+            comparer.real(where, a[i], e[i]);
+    }
+}
+
 void compare_property(Comparer& comparer, const std::string& label, const MaterialProperty& actual,
                       const MaterialProperty& expected) {
-    if (!comparer.exact(joined(label, ".type"), actual.type, expected.type)) return;
+    if (comparer.real_properties_by_value && is_real(actual.type) && is_real(expected.type)) {
+        compare_reals(comparer, label, actual, expected);
+        return;
+    }
+    comparer.counted(1);
+    if (actual.type != expected.type) {
+        comparer.report(joined(label, ".type"), type_text(expected.type), type_text(actual.type));
+        return;
+    }
     // Strings are compared by value: the stored terminator byte is memory garbage (§4.5).
     const auto actual_text = actual.string_value(), expected_text = expected.string_value();
     if (actual_text && expected_text) {
@@ -190,7 +251,7 @@ void compare_animation(Comparer& comparer, const Animation& actual, const Animat
     comparer.real("/ticks_per_second", actual.ticks_per_second, expected.ticks_per_second);
     comparer.exact("/channels.count", actual.channels.size(), expected.channels.size());
     for (size_t i = 0; i < std::min(actual.channels.size(), expected.channels.size()); ++i) {
-        Comparer::Scope scope(comparer, part("channel", i));
+        Comparer::Scope scope(comparer, named_part("channel", i, expected.channels[i].node_name));
         compare_channel(comparer, actual.channels[i], expected.channels[i]);
     }
 }

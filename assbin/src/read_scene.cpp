@@ -87,17 +87,29 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
     read_children(reader, context, counts.textures, scene.textures, read_texture);
     read_children(reader, context, counts.lights, scene.lights, read_light);
     read_children(reader, context, counts.cameras, scene.cameras, read_camera);
-    if (context.exact_lengths)
+    if (context.exact_lengths) {
         skip_trailing_chunks(reader, "SCENE");
-    else if (!reader.at_end()) {
-        reader.fail(ErrorCode::BadLength,
-                    std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
+    } else if (!reader.at_end()) {
+        // Bytes after a scene that ended where its length (exact, or short by the meshes' deficits)
+        // says are not the scene's: Assimp's loader never reads them. Kept as a finding, not refused.
+        if (head.length + context.scene_length_deficit != reader.position()) {
+            reader.fail(ErrorCode::BadLength,
+                        std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
+        }
+        if (context.options->refuse_trailing_bytes) {
+            reader.fail(ErrorCode::BadLength,
+                        std::to_string(reader.remaining()) +
+                            " bytes follow the end of the SCENE chunk (refused as asked)");
+        }
+        scene.trailing_offset = head.offset + kChunkHeadSize + reader.position();
+        scene.trailing_bytes = reader.remaining();
     }
-    if (head.length > reader.position()) {
+    const uint64_t content = reader.position();
+    if (head.length > content) {
         reader.fail(ErrorCode::Truncated, "the scene's content ends here, before the SCENE chunk's end");
     }
-    check_scene_length(context, head, reader.position());
-    scope.finish(reader.position());
+    check_scene_length(context, head, content);
+    scope.finish(content);
 }
 
 // Why a read that failed inside the scene failed, when the SCENE head already tells.

@@ -211,6 +211,12 @@ std::vector<Problem> validate(const Scene& scene) {
     if (scene.flags & kSceneIncomplete)
         report.warning("scene", "the scene is flagged incomplete by its importer");
     if (scene.nodes.empty()) report.error("scene", "the scene has no root node");
+    if (scene.trailing_bytes > 0) {
+        report.warning(
+            "file", std::to_string(scene.trailing_bytes) + " bytes follow the SCENE chunk, at byte " +
+                        std::to_string(scene.trailing_offset) +
+                        " (not part of the scene; Assimp's loader ignores them too; --strict refuses them)");
+    }
     check_nodes(scene, report);
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         check_mesh(scene, m, report);

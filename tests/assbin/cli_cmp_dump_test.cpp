@@ -253,9 +253,15 @@ BOOST_AUTO_TEST_CASE(cmp_folders_summarise_every_pair_in_a_stable_order) {
     BOOST_TEST_REQUIRE(triangle != std::string::npos);
     BOOST_TEST((huesitos < only_actual && only_actual < only_expected && only_expected < triangle));
     BOOST_TEST(!contains(out, "README"));
-    BOOST_TEST(contains(out, "  same                          1\n  different                     1\n"
-                             "  missing in ACTUAL             1\n  missing in EXPECTED           1\n"
-                             "  unreadable                    0\n  pairs                         4\n"));
+    BOOST_TEST(contains(out, "  same                                1\n"
+                             "    of which both empty               0\n"
+                             "  different                           1\n"
+                             "  new (only in ACTUAL)                1\n"
+                             "  missing (only in EXPECTED)          1\n"
+                             "  now succeeds                        0\n"
+                             "  now fails                           0\n"
+                             "  unreadable                          0\n"
+                             "  pairs                               4\n"));
     BOOST_TEST(contains(out, "fbx/huesitos.assbin: 1 difference\n"
                              "  scene/camera[0]/clip_far: expected 10000, actual 10005 (delta 5)\n"));
     // Same input, same output.
@@ -280,8 +286,8 @@ BOOST_AUTO_TEST_CASE(cmp_folders_known_failures_allow_listed_pairs_and_report_st
     BOOST_TEST(
         contains(result.out, "smd/triangle.assbin  (listed in the known failures, but now the same: stale)"));
     BOOST_TEST(contains(result.out, "stale known failure: no/such/pair.assbin (no such pair)"));
-    BOOST_TEST(
-        contains(result.out, "  known failures                3\n  stale known failures          2\n"));
+    BOOST_TEST(contains(
+        result.out, "  known failures                      3\n  stale known failures                2\n"));
 
     write_text(list, "fbx/huesitos.assbin\n"); // the missing pairs are not allowed any more
     BOOST_TEST(run_cli({"cmp", folders.actual.string(), folders.expected.string(), "--known-failures",

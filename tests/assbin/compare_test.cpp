@@ -116,7 +116,8 @@ BOOST_AUTO_TEST_CASE(a_changed_name_is_reported_once) {
                   "\"Bone.renamed\"");
     assbin::Scene material = expected;
     material.meshes[0].bones[3].name = "other";
-    BOOST_TEST(assbin::compare(material, expected).differences.at(0).path == "scene/mesh[0]/bone[3]/name");
+    BOOST_TEST(assbin::compare(material, expected).differences.at(0).path ==
+               "scene/mesh[0]/bone[3 'Bone.004']/name");
 }
 
 BOOST_AUTO_TEST_CASE(a_changed_count_is_reported_once_without_element_noise) {
@@ -125,8 +126,9 @@ BOOST_AUTO_TEST_CASE(a_changed_count_is_reported_once_without_element_noise) {
     assbin::KeyTrack<assbin::Quaternion>& track = actual.animations[0].channels[2].rotations;
     track.keys.pop_back();
     track.count -= 1;
-    expect_single(assbin::compare(actual, expected), "scene/animation[0]/channel[2]/rotations.count",
-                  std::to_string(track.count + 1), std::to_string(track.count));
+    expect_single(assbin::compare(actual, expected),
+                  "scene/animation[0]/channel[2 'Bone.001']/rotations.count", std::to_string(track.count + 1),
+                  std::to_string(track.count));
 
     assbin::Scene fewer_weights = expected;
     assbin::Bone& bone = fewer_weights.meshes[0].bones[0];
@@ -134,7 +136,7 @@ BOOST_AUTO_TEST_CASE(a_changed_count_is_reported_once_without_element_noise) {
     bone.weight_count = 10;
     const assbin::CompareResult result = assbin::compare(fewer_weights, expected);
     BOOST_TEST_REQUIRE(result.total == 1u);
-    BOOST_TEST(result.differences[0].path == "scene/mesh[0]/bone[0]/weight_count");
+    BOOST_TEST(result.differences[0].path == "scene/mesh[0]/bone[0 'Bone']/weight_count");
     BOOST_TEST(*result.differences[0].delta == 10.0 - double(expected.meshes[0].bones[0].weight_count));
 }
 
@@ -162,11 +164,11 @@ BOOST_AUTO_TEST_CASE(shortened_dumps_differ_by_bound_component_and_face_hash) {
     assbin::Scene keys = expected;
     keys.animations[0].channels[0].positions.bounds->max.time += 1.0;
     BOOST_TEST(assbin::compare(keys, expected).differences.at(0).path ==
-               "scene/animation[0]/channel[0]/positions.max.time");
+               "scene/animation[0]/channel[0 'Armature']/positions.max.time");
     assbin::Scene weights = expected;
     weights.meshes[0].bones[1].weight_bounds.min.vertex += 1;
     BOOST_TEST(assbin::compare(weights, expected).differences.at(0).path ==
-               "scene/mesh[0]/bone[1]/weights.min.vertex");
+               "scene/mesh[0]/bone[1 'Bone.001']/weights.min.vertex");
 }
 
 // ---- full against shortened

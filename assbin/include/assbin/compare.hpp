@@ -26,6 +26,10 @@ struct CompareOptions {
     // At most this many representable values apart, counted in the value's own precision (f32 for
     // vertex data, f64 for key times, durations and double properties).
     std::optional<uint64_t> ulps;
+    // Material properties holding floats and doubles are compared by value, whatever type and size
+    // they are stored with (a float against a double in float precision): for a single-precision
+    // dump against a double-precision one, whose properties differ only in their stored type.
+    bool real_properties_by_value = false;
     // How many differences CompareResult::differences keeps; every difference is still counted.
     size_t max_diffs = 50;
     // Differences whose path matches one of these glob patterns are skipped (counted in `ignored`).

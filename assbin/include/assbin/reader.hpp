@@ -61,6 +61,9 @@ struct ReadOptions {
     // When set, every chunk is appended here in file order as it is entered; on a ParseError the
     // records up to the damage stay, the last ones marked incomplete.
     std::vector<ChunkRecord>* chunk_trace = nullptr;
+    // Bytes after the end of the SCENE chunk are read past by default, as Assimp's loader does, and
+    // reported in Scene::trailing_bytes; when set they are refused (ParseError, BadLength).
+    bool refuse_trailing_bytes = false;
 };
 
 // Reads the 512-byte header (and the compressed prefix when the compressed flag is set).

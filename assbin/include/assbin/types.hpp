@@ -344,6 +344,10 @@ struct Scene {
     std::vector<Camera> cameras;
     std::vector<SkippedChunk> skipped_chunks;
     uint64_t body_bytes = 0; // size of the (inflated) body after the header
+    // Bytes after the end of the SCENE chunk (Assimp's loader ignores them; so does this reader, but
+    // it says so): how many, and the offset of the first in the (inflated) file image.
+    uint64_t trailing_bytes = 0;
+    uint64_t trailing_offset = 0;
 
     bool is_shortened() const { return header.is_shortened(); }
 };
