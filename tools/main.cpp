@@ -4,6 +4,7 @@
 
 #include <assbin/version.hpp>
 
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -45,6 +46,10 @@ void print_usage(std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Past a file-size limit (ulimit -f) the kernel sends SIGXFSZ, whose default kills the process
+    // mid-batch with no message; ignored, the write fails with EFBIG instead and is reported (the
+    // file named, its temporary removed) like any other write error.
+    std::signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         print_usage(std::cerr);
         return assbin::cli::kExitUnreadable;

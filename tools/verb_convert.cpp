@@ -2,6 +2,7 @@
 // file or a whole tree of them, in parallel. Every file is reported (a summary line, its warnings,
 // or the reason it failed); a failure never stops the batch, and the exit code is 1 if any failed.
 #include "cli_common.hpp"
+#include "conversion_record.hpp"
 #include "read_limit_options.hpp"
 #include "verbs.hpp"
 
@@ -21,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -38,7 +40,7 @@ constexpr std::string_view kUsage =
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
     "                      [--texture-dir DIR]... [--max-texture-size N] [--compress] "
     "[--keep-embedded-bytes]\n"
-    "                      [--jobs N] [--quiet]";
+    "                      [--jobs N] [--quiet] [--skip-existing]";
 
 struct Job {
     fs::path input;
@@ -48,6 +50,7 @@ struct Job {
 
 struct Outcome {
     bool ok = false;
+    bool skipped = false; // --skip-existing: the output is up to date
     std::string error;
     converter::ConvertStats stats;
     std::vector<std::string> warnings;
@@ -58,6 +61,7 @@ struct Settings {
     ReadOptions read;
     unsigned jobs = 1;
     bool quiet = false;
+    bool skip_existing = false;
 };
 
 // "model.fbx.assbin" -> "model.fbx.aem"; any other name gets ".aem" appended.
@@ -108,14 +112,21 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
     return jobs;
 }
 
-Outcome run_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options) {
+Outcome run_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options,
+                bool skip_existing) {
     Outcome outcome;
     if (!job.setup_error.empty()) {
         outcome.error = job.setup_error;
         return outcome;
     }
     try {
-        const Scene scene = read_file(job.input, read_options);
+        const std::vector<std::byte> source = load_file_bytes(job.input);
+        const std::string source_key = content_key(source), settings_key = options_key(base);
+        if (skip_existing && output_is_up_to_date(job.output, source_key, settings_key)) {
+            outcome.ok = outcome.skipped = true;
+            return outcome;
+        }
+        const Scene scene = read_scene(source, read_options);
         converter::ConvertOptions options = base;
         options.texture_stem = job.output.stem().string();
         options.source_folder = job.input.parent_path();
@@ -125,6 +136,7 @@ Outcome run_job(const Job& job, const converter::ConvertOptions& base, const Rea
             fs::create_directories(job.output.parent_path(), ignored);
         }
         converter::write_output(result, job.output);
+        record_output(job.output, source_key, settings_key);
         outcome.ok = true;
         outcome.stats = result.stats;
         outcome.warnings = std::move(result.warnings);
@@ -165,7 +177,8 @@ class ProgressBar {
 };
 
 struct Totals {
-    size_t converted = 0, failed = 0, vertices = 0, triangles = 0, bones = 0, animations = 0, warnings = 0;
+    size_t converted = 0, skipped = 0, failed = 0, vertices = 0, triangles = 0, bones = 0, animations = 0,
+           warnings = 0;
     size_t source_vertices = 0, source_transformed = 0, transformed = 0, source_meshes = 0, meshes = 0;
 };
 
@@ -188,6 +201,12 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
     if (!outcome.ok) {
         ++totals.failed;
         print_error(job.input.string() + ": " + outcome.error);
+        return;
+    }
+    if (outcome.skipped) {
+        ++totals.skipped;
+        if (!quiet)
+            std::cout << job.input.string() << " -> " << job.output.string() << ": up to date, skipped\n";
         return;
     }
     ++totals.converted;
@@ -224,7 +243,7 @@ Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     std::condition_variable finished;
     const auto work = [&] {
         for (size_t j = next++; j < jobs.size(); j = next++) {
-            Outcome outcome = run_job(jobs[j], options, settings.read);
+            Outcome outcome = run_job(jobs[j], options, settings.read, settings.skip_existing);
             const std::lock_guard lock(mutex);
             outcomes[j] = std::move(outcome);
             finished.notify_one();
@@ -284,7 +303,11 @@ po::options_description describe_options() {
                        "dump's order (for debugging a pose against the source)")(
         "keep-embedded-bytes", "write compressed embedded textures byte for byte instead of as PNG")(
         "jobs,j", po::value<long>(), "files converted in parallel (default: the number of cores)")(
-        "quiet,q", "print only errors")("input", po::value<std::vector<std::string>>(), "dumps or folders");
+        "skip-existing",
+        "skip an input whose output is up to date: recorded (in the output folder's .assbin-convert.log) as "
+        "converted from a source of the same content with the same options, and unchanged since; an "
+        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors")(
+        "input", po::value<std::vector<std::string>>(), "dumps or folders");
     options.add(read_limit_options());
     return options;
 }
@@ -321,6 +344,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     settings.options.compress_normal_maps = vm.count("compress") > 0;
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
+    settings.skip_existing = vm.count("skip-existing") > 0;
     settings.jobs = std::max(1u, std::thread::hardware_concurrency());
     if (vm.count("jobs")) {
         const long jobs = vm["jobs"].as<long>();
@@ -378,16 +402,28 @@ int run_convert(const std::vector<std::string>& args) {
         print_error("no *.assbin file found in the given folders");
         return kExitDiffers;
     }
+    std::set<fs::path> folders; // where an interrupted run may have left temporaries
+    for (const Job& job : jobs)
+        folders.insert(job.output.has_parent_path() ? job.output.parent_path() : fs::path("."));
+    for (const fs::path& folder : folders) {
+        const size_t removed = remove_stale_temporaries(folder);
+        if (removed > 0 && !settings->quiet) {
+            std::cerr << "assbin: removed " << removed << " temporary " << (removed == 1 ? "file" : "files")
+                      << " left in " << folder.string() << " by an interrupted run\n";
+        }
+    }
     const auto start = std::chrono::steady_clock::now();
     const Totals totals = run_jobs(jobs, *settings);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (jobs.size() > 1 && !settings->quiet) {
         char time[32];
         std::snprintf(time, sizeof time, "%.2f", seconds);
-        std::cout << "total: " << totals.converted << " converted, " << totals.failed << " failed; "
-                  << with_thousands(totals.vertices) << " vertices, " << with_thousands(totals.triangles)
-                  << " triangles, " << totals.bones << " bones, " << totals.animations << " animations, "
-                  << totals.warnings << " warnings in " << time << " s; "
+        std::cout << "total: " << totals.converted << " converted, "
+                  << (totals.skipped ? std::to_string(totals.skipped) + " up to date, " : std::string())
+                  << totals.failed << " failed; " << with_thousands(totals.vertices) << " vertices, "
+                  << with_thousands(totals.triangles) << " triangles, " << totals.bones << " bones, "
+                  << totals.animations << " animations, " << totals.warnings << " warnings in " << time
+                  << " s; "
                   << geometry_change(totals.source_vertices, totals.vertices, totals.source_transformed,
                                      totals.transformed, totals.triangles, totals.source_meshes,
                                      totals.meshes)

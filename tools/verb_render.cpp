@@ -9,6 +9,8 @@
 #include "render/model_renderer.hpp"
 #include "verbs.hpp"
 
+#include "atomic_file.hpp"
+
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>
@@ -225,16 +227,8 @@ void write_png(const render::Picture& picture, const fs::path& path) {
             static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
         },
         &bytes, int(picture.width), int(picture.height), 4, picture.rgba.data(), int(picture.width * 4));
-    fs::path temporary = path;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    out.close();
-    std::error_code error;
-    if (!out || bytes.empty() || (fs::rename(temporary, path, error), error)) {
-        fs::remove(temporary, error);
-        throw std::runtime_error("cannot write " + path.string());
-    }
+    if (bytes.empty()) throw std::runtime_error("cannot encode the picture as PNG for " + path.string());
+    assbin_common::write_file_atomically(path, std::as_bytes(std::span(bytes.data(), bytes.size())));
 }
 
 int run_sheet(const Request& request, const ReadOptions& read) {

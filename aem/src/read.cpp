@@ -245,8 +245,12 @@ Model read_model(std::span<const std::byte> bytes) {
 
 Model read_file(const std::filesystem::path& path) {
     std::error_code error;
-    if (std::filesystem::is_directory(path, error))
-        throw Error(ErrorCode::Io, "cannot read: it is a directory");
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (!error && !std::filesystem::is_regular_file(status)) { // never open a FIFO or read a device
+        throw Error(ErrorCode::Io,
+                    std::string("cannot read: it is ") +
+                        (std::filesystem::is_directory(status) ? "a folder" : "not a regular file"));
+    }
     const uintmax_t file_size = std::filesystem::file_size(path, error);
     if (error) throw Error(ErrorCode::Io, "cannot read: " + error.message());
     std::ifstream in(path, std::ios::binary);

@@ -5,12 +5,12 @@
 
 #include <aem/io.hpp>
 
-#include <atomic>
+#include "atomic_file.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -83,15 +83,6 @@ void write_sequence(std::string& out, const Sequence& sequence) {
     }
 }
 
-std::filesystem::path temporary_path_beside(const std::filesystem::path& path) {
-    static std::atomic<unsigned> counter{0};
-    char suffix[48];
-    std::snprintf(suffix, sizeof suffix, ".%08x%04x.part", std::random_device{}(), counter++ & 0xFFFFu);
-    std::filesystem::path temporary = path;
-    temporary += suffix;
-    return temporary;
-}
-
 } // namespace
 
 void write_model(const Model& model, std::ostream& out) {
@@ -126,25 +117,11 @@ std::vector<std::byte> to_bytes(const Model& model) {
 
 void write_file(const Model& model, const std::filesystem::path& path) {
     check_expressible(model); // fail before creating anything
-    const std::filesystem::path temporary = temporary_path_beside(path);
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        throw Error(ErrorCode::Io, "cannot create " + temporary.string() + ": " + std::strerror(errno));
-    }
+    const std::vector<std::byte> bytes = to_bytes(model);
     try {
-        write_model(model, out);
-        out.close();
-        if (!out) throw Error(ErrorCode::Io, "writing " + temporary.string() + " failed");
-        std::error_code error;
-        std::filesystem::rename(temporary, path, error);
-        if (error)
-            throw Error(ErrorCode::Io, "cannot rename " + temporary.string() + " to " + path.string() + ": " +
-                                           error.message());
-    } catch (...) {
-        out.close();
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw;
+        assbin_common::write_file_atomically(path, bytes); // temporary, fsync, rename, folder fsync
+    } catch (const assbin_common::WriteFailure& failure) {
+        throw Error(ErrorCode::Io, failure.what());
     }
 }
 

@@ -2,6 +2,7 @@
 #include "chunk_parsers.hpp"
 #include "chunk_walker.hpp"
 #include "inflate.hpp"
+#include "read_file.hpp"
 
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
@@ -176,20 +177,11 @@ Scene read_scene(std::span<const std::byte> data, const ReadOptions& options) {
 }
 
 std::vector<std::byte> load_file_bytes(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        throw ParseError(ErrorCode::Io, 0, "",
-                         "cannot open the file (" + std::string(std::strerror(errno)) + ")");
+    try {
+        return assbin_common::read_regular_file(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw ParseError(ErrorCode::Io, 0, "", failure.what());
     }
-    file.seekg(0, std::ios::end);
-    const std::streamoff size = file.tellg();
-    if (size < 0) throw ParseError(ErrorCode::Io, 0, "", "cannot tell the file's size (is it a folder?)");
-    file.seekg(0, std::ios::beg);
-    std::vector<std::byte> bytes(static_cast<size_t>(size));
-    if (size > 0 && !file.read(reinterpret_cast<char*>(bytes.data()), size)) {
-        throw ParseError(ErrorCode::Io, 0, "", "cannot read the file");
-    }
-    return bytes;
 }
 
 Scene read_file(const std::filesystem::path& path, const ReadOptions& options) {

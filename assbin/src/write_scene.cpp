@@ -2,16 +2,13 @@
 // read_scene.cpp), the header, optional compression, and the atomic file output.
 #include "write_context.hpp"
 
+#include "atomic_file.hpp"
+
 #include <assbin/format.hpp>
 #include <assbin/writer.hpp>
 
-#include <atomic>
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <limits>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace assbin {
 
@@ -132,61 +129,12 @@ std::vector<std::byte> write_image(const Scene& scene, bool shortened, std::span
     return out.take();
 }
 
-std::string system_reason() {
-    return std::strerror(errno);
-}
-
-// Writes all of `bytes` to `fd`, retrying short writes and interruptions.
-bool write_all(int fd, const std::byte* bytes, size_t size) {
-    while (size > 0) {
-        const ssize_t written = ::write(fd, bytes, size);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        bytes += written;
-        size -= static_cast<size_t>(written);
-    }
-    return true;
-}
-
-std::filesystem::path temporary_sibling(const std::filesystem::path& path) {
-    static std::atomic<unsigned> counter{0};
-    const std::filesystem::path folder =
-        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    // Built by appending: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string temporaries.
-    std::string name = ".";
-    name += path.filename().string();
-    name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    return folder / name;
-}
-
+// The one atomic-write routine of the project (common/atomic_file.hpp), its failures as WriteError.
 void store_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes) {
-    const std::string file = path.string();
-    if (!path.has_filename()) throw WriteError(file, "the output path names no file");
-    const std::filesystem::path temporary = temporary_sibling(path);
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw WriteError(file, "cannot create a temporary file beside it (" + system_reason() + ")");
-    std::string failure;
-    if (!write_all(fd, bytes.data(), bytes.size()))
-        failure = "cannot write (" + system_reason() + ")";
-    else if (::fsync(fd) != 0)
-        failure = "cannot flush to disk (" + system_reason() + ")";
-    if (::close(fd) != 0 && failure.empty()) failure = "cannot close (" + system_reason() + ")";
-    if (failure.empty() && ::rename(temporary.c_str(), path.c_str()) != 0) {
-        failure = "cannot rename the temporary file over it (" + system_reason() + ")";
-    }
-    if (!failure.empty()) {
-        ::unlink(temporary.c_str());
-        throw WriteError(file, failure);
-    }
-    // Make the rename itself durable; a folder that cannot be synced is not an error.
-    const std::filesystem::path folder =
-        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    const int folder_fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (folder_fd >= 0) {
-        ::fsync(folder_fd);
-        ::close(folder_fd);
+    try {
+        assbin_common::write_file_atomically(path, bytes);
+    } catch (const assbin_common::WriteFailure& failure) {
+        throw WriteError(path.string(), failure.cause());
     }
 }
 

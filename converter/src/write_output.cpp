@@ -1,14 +1,17 @@
 // Rule 10: the model and its textures go to temporary names beside their final ones and are
-// renamed into place only when every one of them is complete, the model last.
+// renamed into place only when every one of them is complete (written and flushed to disk), the
+// model last.
 #include <assbin/converter/convert.hpp>
 
 #include <aem/io.hpp>
+
+#include "atomic_file.hpp"
 
 #include <array>
 #include <atomic>
 #include <climits>
 #include <cstring>
-#include <fstream>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <unistd.h>
@@ -18,14 +21,6 @@ namespace assbin::converter {
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path temporary_beside(const fs::path& target) {
-    static std::atomic<unsigned> counter{0};
-    std::string name = ".";
-    name += target.filename().string();
-    name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    return target.parent_path() / name;
-}
 
 // Temporaries being written, in fixed storage a signal handler may read: a slot is claimed by
 // setting its flag, and its path is only read while the flag says "in use".
@@ -55,57 +50,49 @@ void untrack(size_t slot) {
     if (slot < kTrackedSlots) g_tracked[slot].state.store(0);
 }
 
-void write_bytes(const fs::path& path, std::span<const std::byte> bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw aem::Error(aem::ErrorCode::Io, "cannot create " + path.string());
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) throw aem::Error(aem::ErrorCode::Io, "writing " + path.string() + " failed");
-}
-
-// Temporaries that are removed unless committed.
+// Files written in full to temporaries (common/atomic_file.hpp: written, flushed to disk, closed),
+// removed unless committed; each is tracked for remove_pending_outputs() while it exists.
 class PendingFiles {
   public:
     PendingFiles() = default;
     PendingFiles(const PendingFiles&) = delete;
     PendingFiles& operator=(const PendingFiles&) = delete;
     ~PendingFiles() {
-        for (const auto& [temporary, target] : files_) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-        }
+        files_.clear(); // removes the temporaries not published
         for (size_t slot : slots_)
             untrack(slot);
     }
 
     void add(const fs::path& target, std::span<const std::byte> bytes) {
-        const fs::path temporary = temporary_beside(target);
-        slots_.push_back(track(temporary));
-        files_.emplace_back(temporary, target);
-        write_bytes(temporary, bytes);
+        try {
+            files_.push_back(std::make_unique<assbin_common::AtomicFile>(target));
+            slots_.push_back(track(files_.back()->temporary()));
+            files_.back()->write(bytes);
+            files_.back()->finish();
+        } catch (const assbin_common::WriteFailure& failure) {
+            throw aem::Error(aem::ErrorCode::Io, failure.what());
+        }
     }
 
-    // Renames in the order added. When one rename fails, the files this commit already put in
-    // place are removed again, so a failed write leaves none of its outputs.
+    // Publishes (renames, then flushes the folder) in the order added. When one fails, the files this
+    // commit already put in place are removed again, so a failed write leaves none of its outputs.
     void commit() {
         std::vector<fs::path> placed;
-        for (const auto& [temporary, target] : files_) {
-            std::error_code error;
-            fs::rename(temporary, target, error);
-            if (error) {
-                const std::string why = error.message();
+        for (const auto& file : files_) {
+            try {
+                file->publish();
+            } catch (const assbin_common::WriteFailure& failure) {
+                std::error_code ignored;
                 for (const fs::path& done : placed)
-                    fs::remove(done, error);
-                throw aem::Error(aem::ErrorCode::Io, "cannot rename " + temporary.string() + " to " +
-                                                         target.string() + ": " + why);
+                    fs::remove(done, ignored);
+                throw aem::Error(aem::ErrorCode::Io, failure.what());
             }
-            placed.push_back(target);
+            placed.push_back(file->target());
         }
-        files_.clear();
     }
 
   private:
-    std::vector<std::pair<fs::path, fs::path>> files_;
+    std::vector<std::unique_ptr<assbin_common::AtomicFile>> files_;
     std::vector<size_t> slots_; // tracked for remove_pending_outputs()
 };
 

@@ -6,8 +6,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -103,6 +105,18 @@ BOOST_AUTO_TEST_CASE(parallel_and_serial_runs_write_the_same_files) {
     for (const auto& entry : fs::directory_iterator(temp.path() / "serial")) {
         const fs::path twin = temp.path() / "parallel" / entry.path().filename();
         BOOST_TEST_REQUIRE(fs::exists(twin));
+        if (entry.path().filename() == ".assbin-convert.log") { // one line per output, in completion order
+            const auto sorted_lines = [](const std::string& text) {
+                std::vector<std::string> records;
+                std::istringstream in(text);
+                for (std::string line; std::getline(in, line);)
+                    records.push_back(line);
+                std::sort(records.begin(), records.end());
+                return records;
+            };
+            BOOST_TEST((sorted_lines(slurp(entry.path())) == sorted_lines(slurp(twin))));
+            continue;
+        }
         BOOST_TEST((slurp(entry.path()) == slurp(twin)), entry.path().filename());
         ++files;
     }

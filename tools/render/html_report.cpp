@@ -2,6 +2,8 @@
 // (the pairs come one after the other), encoded as PNG and inlined as base64.
 #include "html_report.hpp"
 
+#include "atomic_file.hpp"
+
 #include "headless_gl.hpp"
 #include "model_renderer.hpp"
 
@@ -191,16 +193,8 @@ void write_html_report(const std::filesystem::path& path, const std::string& tit
     for (const ReportPair& pair : pairs)
         html += section(pair, gl.has_value());
     html += "</body></html>\n";
-    std::filesystem::path temporary = path;
-    temporary += ".tmp-" + std::to_string(::getpid());
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << html;
-    out.close();
-    std::error_code error;
-    if (!out || (std::filesystem::rename(temporary, path, error), error)) {
-        std::filesystem::remove(temporary, error);
-        throw std::runtime_error("cannot write " + path.string());
-    }
+    // The project's one atomic write (temporary beside it, fsync, rename); WriteFailure names the cause.
+    assbin_common::write_file_atomically(path, std::as_bytes(std::span(html.data(), html.size())));
 }
 
 } // namespace assbin::render

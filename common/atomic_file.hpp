@@ -1,0 +1,170 @@
+// One way to write a file for every writer of the project (ASSBIN dumps, AEM models, converter
+// outputs, pictures and reports): never a partial file under the final name, and the same
+// durability everywhere. Internal and header-only, so that the aem and assbin libraries share it
+// without depending on each other; not installed.
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace assbin_common {
+
+// A write that failed: which file, and why ("cannot write (File too large)").
+class WriteFailure : public std::runtime_error {
+  public:
+    WriteFailure(const std::filesystem::path& file, const std::string& cause)
+        : std::runtime_error(file.string() + ": " + cause), file_(file), cause_(cause) {}
+    const std::filesystem::path& file() const { return file_; }
+    const std::string& cause() const { return cause_; }
+
+  private:
+    std::filesystem::path file_;
+    std::string cause_;
+};
+
+namespace detail {
+
+constexpr size_t kNameMax = 255; // bytes in one path component (Linux NAME_MAX)
+
+inline std::string errno_text() {
+    return std::strerror(errno);
+}
+
+// FNV-1a, to keep a cut name unique.
+inline uint64_t name_hash(const std::string& text) {
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : text)
+        h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
+} // namespace detail
+
+// The name (one path component) of a temporary file beside a file called `name`: ".NAME.tmp-PID-N",
+// unique within this process. When that would pass NAME_MAX, NAME is cut at a UTF-8 character
+// boundary and a hash of the whole name is added (".NAM~0123456789abcdef.tmp-PID-N"), so any legal
+// output name gets a legal temporary name.
+inline std::string temporary_name(const std::string& name, unsigned counter) {
+    std::string suffix = ".tmp-";
+    suffix += std::to_string(::getpid());
+    suffix += '-';
+    suffix += std::to_string(counter);
+    std::string out = ".";
+    if (1 + name.size() + suffix.size() <= detail::kNameMax) {
+        out += name;
+    } else {
+        char hash[20];
+        std::snprintf(hash, sizeof hash, "~%016llx",
+                      static_cast<unsigned long long>(detail::name_hash(name)));
+        size_t keep = detail::kNameMax - 1 - suffix.size() - std::strlen(hash);
+        while (keep > 0 && (static_cast<unsigned char>(name[keep]) & 0xC0) == 0x80)
+            --keep; // not inside a UTF-8 sequence
+        out += name.substr(0, keep);
+        out += hash;
+    }
+    out += suffix;
+    return out;
+}
+
+// Writes `target` atomically and durably: a temporary file in the target's folder (opened through
+// the folder, so only the folder's path must fit PATH_MAX), written in full, flushed to disk
+// (fsync) and closed; then renamed over `target`, and the folder flushed so that the rename survives
+// a crash. Every write, fsync, close and rename result is checked; on any failure the temporary is
+// removed and WriteFailure names the file and the cause. Not copyable.
+class AtomicFile {
+  public:
+    explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+        if (!target_.has_filename()) throw WriteFailure(target_, "the output path names no file");
+        const std::filesystem::path folder = target_.has_parent_path() ? target_.parent_path() : ".";
+        folder_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (folder_fd_ < 0) {
+            throw WriteFailure(target_, "cannot create a temporary file beside it: cannot open its folder (" +
+                                            detail::errno_text() + ")");
+        }
+        static unsigned counter = 0;
+        name_ =
+            temporary_name(target_.filename().string(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+        fd_ = ::openat(folder_fd_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd_ < 0) {
+            const std::string why = detail::errno_text();
+            ::close(folder_fd_);
+            throw WriteFailure(target_, "cannot create a temporary file beside it (" + why + ")");
+        }
+    }
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    ~AtomicFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!published_) ::unlinkat(folder_fd_, name_.c_str(), 0);
+        ::close(folder_fd_);
+    }
+
+    void write(std::span<const std::byte> bytes) {
+        const std::byte* at = bytes.data();
+        size_t left = bytes.size();
+        while (left > 0) {
+            const ssize_t written = ::write(fd_, at, left);
+            if (written < 0 && errno == EINTR) continue;
+            if (written <= 0) fail("cannot write");
+            at += written;
+            left -= static_cast<size_t>(written);
+        }
+    }
+
+    // Flushes the temporary to disk and closes it (publish() does this when not done yet).
+    void finish() {
+        if (fd_ < 0) return;
+        if (::fsync(fd_) != 0) fail("cannot flush to disk");
+        const int fd = fd_;
+        fd_ = -1;
+        if (::close(fd) != 0) fail("cannot close");
+    }
+
+    // Renames the temporary over the target, then flushes the folder (a folder that cannot be
+    // flushed is not an error: the file itself is complete either way).
+    void publish() {
+        finish();
+        const std::string name = target_.filename().string();
+        if (::renameat(folder_fd_, name_.c_str(), folder_fd_, name.c_str()) != 0)
+            fail("cannot rename the temporary file over it");
+        published_ = true;
+        ::fsync(folder_fd_);
+    }
+
+    // The temporary's full path (for tracking it, e.g. to remove it from a signal handler).
+    std::filesystem::path temporary() const {
+        return (target_.has_parent_path() ? target_.parent_path() : ".") / name_;
+    }
+    const std::filesystem::path& target() const { return target_; }
+
+  private:
+    [[noreturn]] void fail(const char* step) {
+        const std::string why = detail::errno_text();
+        throw WriteFailure(target_, std::string(step) + " (" + why + ")");
+    }
+
+    std::filesystem::path target_;
+    std::string name_;
+    int folder_fd_ = -1;
+    int fd_ = -1;
+    bool published_ = false;
+};
+
+inline void write_file_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {
+    AtomicFile file(target);
+    file.write(bytes);
+    file.publish();
+}
+
+} // namespace assbin_common

@@ -1,0 +1,123 @@
+#include "conversion_record.hpp"
+
+#include "read_file.hpp"
+
+#include <assbin/version.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <cerrno>
+#include <csignal>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace assbin::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kRecordName = ".assbin-convert.log";
+constexpr const char* kRecordVersion = "assbin-convert-1";
+
+fs::path record_path(const fs::path& output) {
+    return (output.has_parent_path() ? output.parent_path() : fs::path(".")) / kRecordName;
+}
+
+std::string hex64(uint64_t value) {
+    char text[20];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+uint64_t fnv1a(const void* data, size_t size, uint64_t h = 1469598103934665603ull) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < size; ++i)
+        h = (h ^ bytes[i]) * 1099511628211ull;
+    return h;
+}
+
+} // namespace
+
+std::string content_key(std::span<const std::byte> bytes) {
+    return std::to_string(bytes.size()) + ":" + hex64(fnv1a(bytes.data(), bytes.size()));
+}
+
+std::string options_key(const converter::ConvertOptions& o) {
+    std::ostringstream text;
+    text << assbin::version_string << '|' << o.uv_channel << '|' << o.default_ticks_per_second << '|'
+         << o.crease_angle_degrees << '|' << o.optimize << '|' << o.keep_meshes << '|'
+         << static_cast<int>(o.layout) << '|' << o.max_texture_size << '|' << o.compress_normal_maps << '|'
+         << o.keep_embedded_bytes;
+    for (const fs::path& folder : o.texture_folders)
+        text << '|' << folder.string();
+    const std::string key = text.str();
+    return hex64(fnv1a(key.data(), key.size()));
+}
+
+bool output_is_up_to_date(const fs::path& output, const std::string& source_key, const std::string& options) {
+    std::ifstream log(record_path(output));
+    const std::string name = output.filename().string();
+    std::string recorded_output; // the last record of this output wins
+    for (std::string line; std::getline(log, line);) {
+        std::istringstream fields(line);
+        std::string version, source, opts, out_key, out_name;
+        if (!(fields >> version >> source >> opts >> out_key) || version != kRecordVersion) continue;
+        std::getline(fields >> std::ws, out_name);
+        if (out_name != name) continue;
+        recorded_output = source == source_key && opts == options ? out_key : "";
+    }
+    if (recorded_output.empty()) return false;
+    try {
+        return content_key(assbin_common::read_regular_file(output)) == recorded_output;
+    } catch (const assbin_common::ReadFailure&) {
+        return false; // missing or unreadable: convert it again
+    }
+}
+
+void record_output(const fs::path& output, const std::string& source_key, const std::string& options) {
+    std::string line;
+    try {
+        line = std::string(kRecordVersion) + " " + source_key + " " + options + " " +
+               content_key(assbin_common::read_regular_file(output)) + " " + output.filename().string() +
+               "\n";
+    } catch (const assbin_common::ReadFailure&) {
+        return;
+    }
+    const int fd = ::open(record_path(output).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) return;
+    [[maybe_unused]] const ssize_t written =
+        ::write(fd, line.data(), line.size()); // one append: whole or not at all
+    ::close(fd);
+}
+
+namespace {
+
+// The PID in a temporary's name ".NAME.tmp-PID-N", or 0 when the name is not one.
+pid_t temporary_owner(const std::string& name) {
+    const size_t tmp = name.rfind(".tmp-");
+    if (name.empty() || name[0] != '.' || tmp == std::string::npos) return 0;
+    const size_t dash = name.find('-', tmp + 5);
+    if (dash == std::string::npos || dash == tmp + 5 || dash + 1 == name.size()) return 0;
+    for (size_t i = tmp + 5; i < name.size(); ++i)
+        if (i != dash && (name[i] < '0' || name[i] > '9')) return 0;
+    return static_cast<pid_t>(std::stol(name.substr(tmp + 5, dash - tmp - 5)));
+}
+
+} // namespace
+
+size_t remove_stale_temporaries(const fs::path& folder) {
+    size_t removed = 0;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        const pid_t owner = temporary_owner(entry.path().filename().string());
+        if (owner <= 0 || owner == ::getpid() || ::kill(owner, 0) == 0 || errno != ESRCH) continue;
+        removed += fs::remove(entry.path(), error) ? 1 : 0;
+    }
+    return removed;
+}
+
+} // namespace assbin::cli

@@ -1,0 +1,38 @@
+// What `convert --skip-existing` decides by: a record, per output folder, of each output written,
+// the content of its source and the options it was converted with (.assbin-convert.log, one
+// line per output, appended once the output is in place). An output is up to date when its record
+// matches the source's bytes, the options and the output's own bytes now; dates are never looked at.
+// A batch killed with SIGKILL leaves complete outputs (every write is atomic) and records for those
+// it got to; outputs without a record are converted again.
+#pragma once
+
+#include <assbin/converter/convert.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+namespace assbin::cli {
+
+// FNV-1a 64 over the bytes with their count: the content check of the record.
+std::string content_key(std::span<const std::byte> bytes);
+
+// The conversion options that change the output, and the converter's version, as one key.
+std::string options_key(const converter::ConvertOptions& options);
+
+// Whether `output` is recorded as converted from a source of this content with these options, and
+// still holds the bytes it was written with.
+bool output_is_up_to_date(const std::filesystem::path& output, const std::string& source_key,
+                          const std::string& options_key);
+
+// Appends the record of an output just written (one write of one line; a failure to record only
+// means the output will be converted again).
+void record_output(const std::filesystem::path& output, const std::string& source_key,
+                   const std::string& options_key);
+
+// Removes the temporaries (".NAME.tmp-PID-N", common/atomic_file.hpp) that a process no longer
+// running left in `folder` (a batch killed with SIGKILL cannot remove its own); returns how many.
+size_t remove_stale_temporaries(const std::filesystem::path& folder);
+
+} // namespace assbin::cli
