@@ -1,12 +1,11 @@
 // The built `assbin dump` and `assbin cmp` on real fixtures: files written, outputs, JSON and exit
 // codes (0 same, 1 different or missing, 2 unreadable or usage error).
 #include "support/fixtures.hpp"
+#include "support/json_read.hpp"
 
 #include <assbin/reader.hpp>
 #include <assbin/writer.hpp>
 
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
@@ -24,17 +23,7 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-// Numbers are read as text: ptree's typed get<int> trips GCC 12's maybe-uninitialized warning.
-double number(const boost::property_tree::ptree& json, const std::string& path) {
-    return std::stod(json.get<std::string>(path));
-}
-
-boost::property_tree::ptree parse_json(const std::string& text) {
-    std::istringstream stream(text);
-    boost::property_tree::ptree tree;
-    boost::property_tree::read_json(stream, tree);
-    return tree;
-}
+using namespace assbin_test::json_read;
 
 std::vector<std::byte> body(const fs::path& file) {
     std::vector<std::byte> bytes = assbin::load_file_bytes(file);
@@ -191,15 +180,15 @@ BOOST_AUTO_TEST_CASE(cmp_different_files_list_every_difference_with_path_values_
 
     const auto json = run_cli({"cmp", "--json", moved.string(), fixture("FBX__huesitos.fbx.assbin")});
     BOOST_TEST(json.exit_code == 1);
-    const auto tree = parse_json(json.out);
-    BOOST_TEST(tree.get<std::string>("mode") == "files");
+    const auto tree = nlohmann::json::parse(json.out);
+    BOOST_TEST(text(tree, "mode") == "files");
     BOOST_TEST(number(tree, "exit_code") == 1);
     BOOST_TEST(number(tree, "totals.different") == 1);
-    const auto& pair = tree.get_child("pairs").front().second;
-    BOOST_TEST(pair.get<std::string>("status") == "different");
+    const auto& pair = at(tree, "pairs").front();
+    BOOST_TEST(text(pair, "status") == "different");
     BOOST_TEST(number(pair, "total_differences") == 1);
-    const auto& difference = pair.get_child("differences").front().second;
-    BOOST_TEST(difference.get<std::string>("path") == "scene/camera[0]/clip_far");
+    const auto& difference = at(pair, "differences").front();
+    BOOST_TEST(text(difference, "path") == "scene/camera[0]/clip_far");
     BOOST_TEST(number(difference, "delta") == 5.0);
 }
 
@@ -296,8 +285,8 @@ BOOST_AUTO_TEST_CASE(cmp_folders_known_failures_allow_listed_pairs_and_report_st
 
     const auto json = run_cli({"cmp", "--json", folders.actual.string(), folders.expected.string(),
                                "--known-failures", list.string(), "--ignore", "*/clip_far"});
-    const auto tree = parse_json(json.out);
-    BOOST_TEST(tree.get<std::string>("mode") == "directories");
+    const auto tree = nlohmann::json::parse(json.out);
+    BOOST_TEST(text(tree, "mode") == "directories");
     BOOST_TEST(number(tree, "totals.pairs") == 4);
     BOOST_TEST(number(tree, "totals.same") == 2); // the ignored difference no longer counts
     BOOST_TEST(number(tree, "totals.stale") == 1);

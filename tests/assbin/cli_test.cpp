@@ -1,10 +1,7 @@
 // The built `assbin` program on real fixtures: output, JSON and exit codes of `info` and `tree`.
 #include "support/fixtures.hpp"
+#include "support/json_read.hpp"
 
-// property_tree includes the old boost/bind.hpp, which asks for this to stay quiet.
-#define BOOST_BIND_GLOBAL_PLACEHOLDERS
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
@@ -15,21 +12,11 @@ using assbin::test::run_cli;
 
 namespace {
 
-boost::property_tree::ptree parse_json(const std::string& text) {
-    std::istringstream stream(text);
-    boost::property_tree::ptree tree;
-    boost::property_tree::read_json(stream, tree);
-    return tree;
-}
-
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-// Numbers are read as text: ptree's typed get<int> trips GCC 12's maybe-uninitialized warning.
-int number(const boost::property_tree::ptree& json, const std::string& path) {
-    return std::stoi(json.get<std::string>(path));
-}
+using namespace assbin_test::json_read;
 
 } // namespace
 
@@ -68,7 +55,7 @@ BOOST_AUTO_TEST_CASE(info_json_reports_the_counts) {
     const auto result =
         run_cli({"info", "--json", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});
     BOOST_TEST_REQUIRE(result.exit_code == 0);
-    const auto json = parse_json(result.out);
+    const auto json = nlohmann::json::parse(result.out);
     // MANIFEST.tsv row of FBX/huesitos.fbx.assbin.
     BOOST_TEST(number(json, "counts.meshes") == 1);
     BOOST_TEST(number(json, "counts.nodes") == 16);
@@ -77,10 +64,10 @@ BOOST_AUTO_TEST_CASE(info_json_reports_the_counts) {
     BOOST_TEST(number(json, "counts.bones") == 9);
     BOOST_TEST(number(json, "counts.animation_channels") == 10);
     BOOST_TEST(number(json, "counts.metadata_entries") == 66);
-    BOOST_TEST(json.get<std::string>("header.compile_flags") == "0x15");
-    BOOST_TEST(json.get<std::string>("layout.node_metadata") == "true");
-    const auto& mesh = json.get_child("meshes").front().second;
-    BOOST_TEST(mesh.get<std::string>("component_mask") == "0x107");
+    BOOST_TEST(text(json, "header.compile_flags") == "0x15");
+    BOOST_TEST(boolean(json, "layout.node_metadata"));
+    const auto& mesh = at(json, "meshes").front();
+    BOOST_TEST(text(mesh, "component_mask") == "0x107");
     BOOST_TEST(number(mesh, "bone_weights") == 644);
     BOOST_TEST(number(mesh, "max_index") == 255);
     BOOST_TEST(number(mesh, "face_sizes.3") == 16);
@@ -98,10 +85,10 @@ BOOST_AUTO_TEST_CASE(tree_lists_chunks_with_offsets_and_identifying_fields) {
     const auto shallow =
         run_cli({"tree", "--depth", "1", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()});
     BOOST_TEST(!contains(shallow.out, "MESH"));
-    const auto json = parse_json(
+    const auto json = nlohmann::json::parse(
         run_cli({"tree", "--json", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string()}).out);
-    BOOST_TEST(json.get_child("chunks").front().second.get<std::string>("name") == "SCENE");
-    BOOST_TEST(json.get<std::string>("error") == "null");
+    BOOST_TEST(text(at(json, "chunks").front(), "name") == "SCENE");
+    BOOST_TEST(at(json, "error").is_null());
 }
 
 BOOST_AUTO_TEST_CASE(tree_shows_old_short_mesh_lengths) {

@@ -3,10 +3,7 @@
 // would, and reads its JSON.
 //
 // usage: manifest_check ASSBIN_CLI CORPUS_DIR   (CORPUS_DIR holds MANIFEST.tsv and MESHES.tsv)
-// property_tree includes the old boost/bind.hpp, which asks for this to stay quiet.
-#define BOOST_BIND_GLOBAL_PLACEHOLDERS
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
+#include "support/json_read.hpp"
 
 #include <array>
 #include <cstdio>
@@ -21,7 +18,8 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using boost::property_tree::ptree;
+using assbin_test::json_read::json;
+using assbin_test::json_read::scalar_text;
 
 namespace {
 
@@ -62,7 +60,7 @@ std::string shell_quote(const std::string& text) {
 }
 
 // Runs `cli info --json file`; returns the parsed JSON, or throws with the program's exit status.
-ptree info_json(const std::string& cli, const fs::path& file) {
+json info_json(const std::string& cli, const fs::path& file) {
     const std::string command = shell_quote(cli) + " info --json " + shell_quote(file.string()) + " 2>&1";
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
     if (!pipe) throw std::runtime_error("cannot run " + cli);
@@ -73,65 +71,67 @@ ptree info_json(const std::string& cli, const fs::path& file) {
         output.append(buffer.data(), got);
     const int status = pclose(pipe.release());
     if (status != 0) throw std::runtime_error("assbin info failed: " + output);
-    std::istringstream stream(output);
-    ptree json;
-    boost::property_tree::read_json(stream, json);
-    return json;
+    return json::parse(output);
 }
 
-std::string join_children(const ptree& array, const std::string& separator) {
+// The value at a dotted path, as the manifest writes it.
+std::string text_at(const json& root, const std::string& dotted) {
+    return scalar_text(assbin_test::json_read::at(root, dotted));
+}
+
+std::string join_children(const json& array, const std::string& separator) {
     std::string text;
-    for (const auto& [unused, child] : array) {
+    for (const json& child : array) {
         if (!text.empty()) text += separator;
-        text += child.data();
+        text += scalar_text(child);
     }
     return text;
 }
 
 // The manifest's textual summaries, rebuilt from the JSON.
-std::string metadata_types(const ptree& json) {
+std::string metadata_types(const json& facts) {
     std::string text;
-    for (const auto& [type, count] : json.get_child("counts.metadata_types")) {
+    for (const auto& [type, count] : assbin_test::json_read::at(facts, "counts.metadata_types").items()) {
         if (!text.empty()) text += ',';
-        text += type + ":" + count.data();
+        text += type + ":" + scalar_text(count);
     }
     return text;
 }
 
-std::string light_types(const ptree& json) {
+std::string light_types(const json& facts) {
     std::set<std::string> names;
-    for (const auto& [unused, light] : json.get_child("lights"))
-        names.insert(light.get<std::string>("type_name"));
+    for (const json& light : assbin_test::json_read::at(facts, "lights"))
+        names.insert(text_at(light, "type_name"));
     std::string text;
     for (const std::string& name : names)
         text += (text.empty() ? "" : ",") + name;
     return text;
 }
 
-std::string textures_detail(const ptree& json) {
+std::string textures_detail(const json& facts) {
     std::string text;
     size_t listed = 0, total = 0;
-    for (const auto& [unused, texture] : json.get_child("textures")) {
+    for (const json& texture : assbin_test::json_read::at(facts, "textures")) {
         ++total;
         if (listed == 8) continue;
-        const std::string hint = texture.get<std::string>("hint");
+        const std::string hint = text_at(texture, "hint");
         text += (text.empty() ? "" : ",") + (hint.empty() ? std::string("-") : hint) + ":" +
-                texture.get<std::string>("width") + "x" + texture.get<std::string>("height");
+                text_at(texture, "width") + "x" + text_at(texture, "height");
         ++listed;
     }
     if (total > listed) text += ",+" + std::to_string(total - listed);
     return text;
 }
 
-std::string face_sizes(const ptree& mesh) {
+std::string face_sizes(const json& mesh) {
     std::string text;
-    for (const auto& [size, count] : mesh.get_child("face_sizes"))
-        text += (text.empty() ? "" : ";") + size + ":" + count.data();
+    for (const auto& [size, count] : assbin_test::json_read::at(mesh, "face_sizes").items())
+        text += (text.empty() ? "" : ";") + size + ":" + scalar_text(count);
     return text;
 }
 
-std::string flag(const ptree& node, const std::string& key) {
-    return node.get<std::string>(key) == "true" ? "1" : "0";
+std::string flag(const json& node, const std::string& key) {
+    return assbin_test::json_read::boolean(node, key) ? "1" : "0";
 }
 
 struct Checker {
@@ -145,9 +145,9 @@ struct Checker {
     }
 };
 
-void check_counts(Checker& check, const Row& row, const ptree& json) {
-    check.expect("hdr_shortened", row.at("hdr_shortened"), json.get<std::string>("header.shortened"));
-    check.expect("hdr_compressed", row.at("hdr_compressed"), json.get<std::string>("header.compressed"));
+void check_counts(Checker& check, const Row& row, const json& facts) {
+    check.expect("hdr_shortened", row.at("hdr_shortened"), text_at(facts, "header.shortened"));
+    check.expect("hdr_compressed", row.at("hdr_compressed"), text_at(facts, "header.compressed"));
     static const std::pair<const char*, const char*> kCounts[] = {
         {"scene_flags", "counts.scene_flags"},
         {"meshes", "counts.meshes"},
@@ -164,32 +164,32 @@ void check_counts(Checker& check, const Row& row, const ptree& json) {
         {"node_meta_entries", "counts.metadata_entries"},
     };
     for (const auto& [column, key] : kCounts)
-        check.expect(column, row.at(column), json.get<std::string>(key));
-    check.expect("node_meta_types", row.at("node_meta_types"), metadata_types(json));
-    check.expect("light_types", row.at("light_types"), light_types(json));
-    check.expect("textures_detail", row.at("textures_detail"), textures_detail(json));
+        check.expect(column, row.at(column), text_at(facts, key));
+    check.expect("node_meta_types", row.at("node_meta_types"), metadata_types(facts));
+    check.expect("light_types", row.at("light_types"), light_types(facts));
+    check.expect("textures_detail", row.at("textures_detail"), textures_detail(facts));
 }
 
-void check_mesh(Checker& check, const Row& row, const ptree& mesh) {
+void check_mesh(Checker& check, const Row& row, const json& mesh) {
     const std::string at = "mesh " + row.at("mesh") + " ";
-    check.expect(at + "vertices", row.at("vertices"), mesh.get<std::string>("vertices"));
-    check.expect(at + "faces", row.at("faces"), mesh.get<std::string>("faces"));
-    check.expect(at + "primitive_types", row.at("primitive_types"), mesh.get<std::string>("primitive_types"));
-    check.expect(at + "ptype_names", row.at("ptype_names"), mesh.get<std::string>("primitive_names"));
-    check.expect(at + "component_mask", row.at("component_mask"), mesh.get<std::string>("component_mask"));
+    check.expect(at + "vertices", row.at("vertices"), text_at(mesh, "vertices"));
+    check.expect(at + "faces", row.at("faces"), text_at(mesh, "faces"));
+    check.expect(at + "primitive_types", row.at("primitive_types"), text_at(mesh, "primitive_types"));
+    check.expect(at + "ptype_names", row.at("ptype_names"), text_at(mesh, "primitive_names"));
+    check.expect(at + "component_mask", row.at("component_mask"), text_at(mesh, "component_mask"));
     check.expect(at + "normals", row.at("normals"), flag(mesh, "normals"));
     check.expect(at + "tangents", row.at("tangents"), flag(mesh, "tangents"));
-    check.expect(at + "color_sets", row.at("color_sets"), mesh.get<std::string>("color_sets"));
-    check.expect(at + "uv_channels", row.at("uv_channels"), mesh.get<std::string>("uv_channels"));
+    check.expect(at + "color_sets", row.at("color_sets"), text_at(mesh, "color_sets"));
+    check.expect(at + "uv_channels", row.at("uv_channels"), text_at(mesh, "uv_channels"));
     check.expect(at + "uv_components", row.at("uv_components"),
-                 join_children(mesh.get_child("uv_components"), ","));
-    check.expect(at + "bones", row.at("bones"), mesh.get<std::string>("bones"));
-    check.expect(at + "bone_weights", row.at("bone_weights"), mesh.get<std::string>("bone_weights"));
-    check.expect(at + "material_index", row.at("material_index"), mesh.get<std::string>("material"));
+                 join_children(assbin_test::json_read::at(mesh, "uv_components"), ","));
+    check.expect(at + "bones", row.at("bones"), text_at(mesh, "bones"));
+    check.expect(at + "bone_weights", row.at("bone_weights"), text_at(mesh, "bone_weights"));
+    check.expect(at + "material_index", row.at("material_index"), text_at(mesh, "material"));
     check.expect(at + "idx32", row.at("idx32"), flag(mesh, "idx32"));
-    const bool has_faces = mesh.get<std::string>("max_index") != "null";
+    const bool has_faces = text_at(mesh, "max_index") != "null";
     check.expect(at + "face_sizes", row.at("face_sizes"), has_faces ? face_sizes(mesh) : "");
-    check.expect(at + "max_index", row.at("max_index"), has_faces ? mesh.get<std::string>("max_index") : "");
+    check.expect(at + "max_index", row.at("max_index"), has_faces ? text_at(mesh, "max_index") : "");
 }
 
 } // namespace
@@ -210,10 +210,10 @@ int main(int argc, char** argv) {
     for (const Row& row : files) {
         Checker check{row.at("path")};
         try {
-            const ptree json = info_json(cli, corpus / row.at("path"));
-            check_counts(check, row, json);
-            std::vector<const ptree*> json_meshes;
-            for (const auto& [unused, mesh] : json.get_child("meshes"))
+            const json facts = info_json(cli, corpus / row.at("path"));
+            check_counts(check, row, facts);
+            std::vector<const json*> json_meshes;
+            for (const json& mesh : assbin_test::json_read::at(facts, "meshes"))
                 json_meshes.push_back(&mesh);
             for (const Row& mesh_row : meshes[row.at("path")]) {
                 const size_t index = std::stoul(mesh_row.at("mesh"));

@@ -3,8 +3,8 @@
 // library of its own; every suite that includes it already links the converter and Boost.Test.
 #pragma once
 
-#include <assbin/types.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/types.hpp>
 
 #include <boost/test/unit_test.hpp>
 
