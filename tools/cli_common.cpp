@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -109,17 +110,33 @@ void JsonWriter::value(unsigned long long number) {
     out_ << number;
 }
 
+namespace {
+
+// The shortest text that reads back as exactly `number` (std::to_chars), in its own precision: a
+// float written as a float ("0.1"), not as the double it widens to ("0.10000000149011612").
+template <class Real>
+void write_real(std::ostream& out, Real number) {
+    if (std::isnan(number)) {
+        out << "\"nan\"";
+    } else if (std::isinf(number)) {
+        out << (number > 0 ? "\"inf\"" : "\"-inf\"");
+    } else {
+        char buffer[64];
+        const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, number);
+        out.write(buffer, error == std::errc() ? end - buffer : 0);
+    }
+}
+
+} // namespace
+
 void JsonWriter::value(double number) {
     before_value();
-    if (std::isnan(number)) {
-        out_ << "\"nan\"";
-    } else if (std::isinf(number)) {
-        out_ << (number > 0 ? "\"inf\"" : "\"-inf\"");
-    } else {
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.9g", number);
-        out_ << buffer;
-    }
+    write_real(out_, number);
+}
+
+void JsonWriter::value(float number) {
+    before_value();
+    write_real(out_, number);
 }
 
 void JsonWriter::null() {

@@ -52,8 +52,10 @@ class JsonWriter {
     void value(unsigned number) { value(static_cast<unsigned long long>(number)); }
     void value(long number) { value(static_cast<long long>(number)); }
     void value(unsigned long number) { value(static_cast<unsigned long long>(number)); }
-    void value(double number); // non-finite numbers are written as strings ("nan", "inf", "-inf")
-    void value(float number) { value(static_cast<double>(number)); }
+    // Exactly: the shortest text that reads back as the same value in its own precision. Non-finite
+    // numbers are written as strings ("nan", "inf", "-inf").
+    void value(double number);
+    void value(float number);
     void null();
 
     template <class T>

@@ -1,5 +1,6 @@
 // Reader and writer: round trips, the byte layout, and every way a file's shape can be wrong.
 #include "aem_fixtures.hpp"
+#include "support/error_names.hpp"
 
 #include <aem/io.hpp>
 
@@ -161,14 +162,14 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
 BOOST_AUTO_TEST_CASE(rejects_bad_magic) {
     auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
     bytes[1] = std::byte{'X'};
-    BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::NotAem));
+    BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::NotAem);
     BOOST_TEST(contains(message_of_reading(bytes), "not an AEM file"));
 }
 
 BOOST_AUTO_TEST_CASE(rejects_unsupported_version) {
     auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
     bytes[3] = std::byte{2};
-    BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::UnsupportedVersion));
+    BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::UnsupportedVersion);
     BOOST_TEST(contains(message_of_reading(bytes), "version 2 is not supported"));
 }
 
@@ -177,7 +178,7 @@ BOOST_AUTO_TEST_CASE(rejects_every_truncated_prefix) {
     for (size_t size = 0; size < bytes.size(); ++size) {
         const std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
         BOOST_TEST_CONTEXT("prefix of " << size << " bytes") {
-            BOOST_TEST((code_of_reading(prefix) == aem::ErrorCode::Truncated));
+            BOOST_TEST(code_of_reading(prefix) == aem::ErrorCode::Truncated);
         }
     }
 }
@@ -195,7 +196,7 @@ BOOST_AUTO_TEST_CASE(rejects_trailing_bytes) {
         auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
         const size_t expected = bytes.size();
         bytes.resize(bytes.size() + extra);
-        BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::TrailingBytes));
+        BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::TrailingBytes);
         BOOST_TEST(contains(message_of_reading(bytes), std::to_string(extra) +
                                                            " bytes after the end its counts imply (" +
                                                            std::to_string(expected)));
@@ -211,7 +212,7 @@ BOOST_AUTO_TEST_CASE(rejects_counts_whose_sizes_wrap_32_bits) {
         BOOST_REQUIRE(uint32_t(count * kRecordSizes[i]) == 0u);
         const auto bytes = header_only(i, count);
         BOOST_TEST_CONTEXT("count " << i << " = " << count) {
-            BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::Truncated));
+            BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::Truncated);
             const std::string implied = std::to_string(40 + uint64_t{count} * kRecordSizes[i]);
             BOOST_TEST(contains(message_of_reading(bytes), "has 40 bytes but its counts imply " + implied));
         }
@@ -222,7 +223,7 @@ BOOST_AUTO_TEST_CASE(rejects_largest_counts_without_allocating) {
     std::vector<std::byte> bytes = aem::to_bytes(aem::Model{});
     for (size_t offset : kCountOffsets)
         put_u32_at(bytes, offset, 0xFFFFFFFFu);
-    BOOST_TEST((code_of_reading(bytes) == aem::ErrorCode::Truncated));
+    BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::Truncated);
     BOOST_TEST(
         contains(message_of_reading(bytes), "the vertex section (4294967295 × 92 bytes from byte 40)"));
 }
@@ -234,7 +235,7 @@ BOOST_AUTO_TEST_CASE(read_file_checks_the_size_before_reading_the_body) {
         aem::read_file(dir / "huge.aem");
         BOOST_FAIL("accepted");
     } catch (const aem::Error& error) {
-        BOOST_TEST((error.code() == aem::ErrorCode::Truncated));
+        BOOST_TEST(error.code() == aem::ErrorCode::Truncated);
     }
 }
 
@@ -244,7 +245,7 @@ BOOST_AUTO_TEST_CASE(read_file_reports_a_missing_file) {
         aem::read_file(dir / "absent.aem");
         BOOST_FAIL("accepted");
     } catch (const aem::Error& error) {
-        BOOST_TEST((error.code() == aem::ErrorCode::Io));
+        BOOST_TEST(error.code() == aem::ErrorCode::Io);
         BOOST_TEST(contains(error.what(), "No such file"));
     }
 }
@@ -279,7 +280,7 @@ BOOST_AUTO_TEST_CASE(writer_refuses_a_name_longer_than_127_bytes) {
         aem::write_file(model, dir / "model.aem");
         BOOST_FAIL("written");
     } catch (const aem::Error& error) {
-        BOOST_TEST((error.code() == aem::ErrorCode::NameTooLong));
+        BOOST_TEST(error.code() == aem::ErrorCode::NameTooLong);
         BOOST_TEST(contains(error.what(), "texture 1 name is 128 bytes"));
     }
     BOOST_TEST(std::filesystem::is_empty(dir.path())); // nothing created, not even a temporary
@@ -318,7 +319,7 @@ BOOST_AUTO_TEST_CASE(write_file_reports_a_missing_directory) {
         aem::write_file(aem::Model{}, dir / "no-such-dir" / "model.aem");
         BOOST_FAIL("written");
     } catch (const aem::Error& error) {
-        BOOST_TEST((error.code() == aem::ErrorCode::Io));
+        BOOST_TEST(error.code() == aem::ErrorCode::Io);
         BOOST_TEST(contains(error.what(), "cannot create"));
     }
 }

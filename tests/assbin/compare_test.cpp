@@ -1,5 +1,6 @@
 // assbin::compare: one mutation at a time is reported exactly once at the right path; tolerances;
 // full against shortened; layout variants that are not differences; the report's limits.
+#include "support/data_test_case.hpp"
 #include "support/fixtures.hpp"
 
 #include <assbin/compare.hpp>
@@ -67,14 +68,13 @@ size_t count_differences(float actual, float expected, const assbin::CompareOpti
 
 BOOST_AUTO_TEST_SUITE(compare)
 
-BOOST_AUTO_TEST_CASE(a_scene_equals_itself) {
-    for (const std::string& name : assbin::test::all_assbin_fixtures()) {
-        const assbin::Scene scene = fixture(name);
-        const assbin::CompareResult result = assbin::compare(scene, scene, with_epsilon(0));
-        BOOST_TEST(result.same(), name);
-        BOOST_TEST(result.values_compared > 0u, name);
-        BOOST_TEST(result.shortened == scene.is_shortened());
-    }
+BOOST_DATA_TEST_CASE(a_scene_equals_itself, assbin_test::fixtures(assbin::test::all_assbin_fixtures()),
+                     name) {
+    const assbin::Scene scene = fixture(name);
+    const assbin::CompareResult result = assbin::compare(scene, scene, with_epsilon(0));
+    BOOST_TEST(result.same());
+    BOOST_TEST(result.values_compared > 0u);
+    BOOST_TEST(result.shortened == scene.is_shortened());
 }
 
 // ---- one mutation, one difference
@@ -203,18 +203,20 @@ BOOST_AUTO_TEST_CASE(a_full_dump_against_a_shortened_one_finds_the_changed_verte
 
 // ---- layout variants are not differences
 
-BOOST_AUTO_TEST_CASE(compression_and_older_layouts_are_not_differences) {
+BOOST_AUTO_TEST_CASE(compression_is_not_a_difference) {
     BOOST_TEST(assbin::compare(fixture("assimp-5.2.5/Collada__lights.dae.z.assbin"),
                                fixture("assimp-5.2.5/Collada__lights.dae.assbin"), with_epsilon(0))
                    .same());
-    for (const std::string& name : assbin::test::all_assbin_fixtures()) {
-        const assbin::Scene old = fixture(name);
-        assbin::WriteOptions options;
-        options.shortened = old.is_shortened();
-        const assbin::Scene current = assbin::read_scene(assbin::write(old, options));
-        BOOST_TEST(assbin::compare(current, old, with_epsilon(0)).same(), name);
-        BOOST_TEST(assbin::compare(old, current, with_epsilon(0)).same(), name);
-    }
+}
+
+BOOST_DATA_TEST_CASE(older_layouts_are_not_differences,
+                     assbin_test::fixtures(assbin::test::all_assbin_fixtures()), name) {
+    const assbin::Scene old = fixture(name);
+    assbin::WriteOptions options;
+    options.shortened = old.is_shortened();
+    const assbin::Scene current = assbin::read_scene(assbin::write(old, options));
+    BOOST_TEST(assbin::compare(current, old, with_epsilon(0)).same());
+    BOOST_TEST(assbin::compare(old, current, with_epsilon(0)).same());
 }
 
 BOOST_AUTO_TEST_CASE(metadata_and_light_placement_count_only_where_both_layouts_store_them) {

@@ -1,4 +1,5 @@
 // The 512-byte header and the compressed prefix, on real files of several writers.
+#include "support/error_names.hpp"
 #include "support/fixtures.hpp"
 
 #include <assbin/reader.hpp>
@@ -61,7 +62,7 @@ BOOST_AUTO_TEST_CASE(rejects_a_file_without_the_magic) {
         assbin::read_scene(bytes);
         BOOST_FAIL("a file without the magic was read");
     } catch (const assbin::ParseError& error) {
-        BOOST_TEST((error.code() == assbin::ErrorCode::NotAssbin));
+        BOOST_TEST(error.code() == assbin::ErrorCode::NotAssbin);
         BOOST_TEST(error.offset() == 0u);
         BOOST_TEST(std::string(error.what()).find("ASSIMP.binary-dump.") != std::string::npos);
     }
@@ -74,7 +75,7 @@ BOOST_AUTO_TEST_CASE(rejects_a_file_that_ends_inside_the_header) {
         assbin::read_header(bytes);
         BOOST_FAIL("a 300-byte file was read");
     } catch (const assbin::ParseError& error) {
-        BOOST_TEST((error.code() == assbin::ErrorCode::Truncated));
+        BOOST_TEST(error.code() == assbin::ErrorCode::Truncated);
         BOOST_TEST(error.chunk_path() == "header");
     }
 }
@@ -84,7 +85,7 @@ BOOST_AUTO_TEST_CASE(read_file_reports_a_missing_file_as_an_io_error) {
         assbin::read_file("/nonexistent/dump.assbin");
         BOOST_FAIL("a missing file was read");
     } catch (const assbin::ParseError& error) {
-        BOOST_TEST((error.code() == assbin::ErrorCode::Io));
+        BOOST_TEST(error.code() == assbin::ErrorCode::Io);
         BOOST_TEST(std::string(error.what()).find("cannot open") != std::string::npos);
     }
 }

@@ -1,6 +1,7 @@
 // Damaged copies of real fixtures: every prefix must give a ParseError, and every single-byte
 // change must either read or give a ParseError: never a crash, another exception, or a hang.
 // (Under the sanitizer build, any out-of-bounds read here fails the run.)
+#include "support/error_names.hpp"
 #include "support/fixtures.hpp"
 
 #include <assbin/format.hpp>
@@ -78,7 +79,7 @@ BOOST_AUTO_TEST_CASE(truncation_errors_name_the_offset_and_the_chunk) {
         BOOST_FAIL("a truncated file was read");
     } catch (const assbin::ParseError& error) {
         // The MATERIAL head at 25533 declares 868 bytes; 459 remain after its head.
-        BOOST_TEST((error.code() == assbin::ErrorCode::BadLength));
+        BOOST_TEST(error.code() == assbin::ErrorCode::BadLength);
         BOOST_TEST(error.chunk_path() == "scene");
         BOOST_TEST(error.offset() == 25533u);
         BOOST_TEST(std::string(error.what()).find("MATERIAL (0x123d) chunk declares 868 bytes") !=

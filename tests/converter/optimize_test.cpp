@@ -3,6 +3,7 @@
 // turn it off give the source-order output.
 #include "geometry_checks.hpp"
 #include "scene_maker.hpp"
+#include "support/data_test_case.hpp"
 #include "support/fixtures.hpp"
 
 #include <aem/io.hpp>
@@ -138,24 +139,22 @@ BOOST_AUTO_TEST_CASE(node_animated_meshes_of_one_material_merge_and_still_move) 
     BOOST_TEST(extra_bones.size() > 1u); // the pose oracle (pose_equality) checks that they move right
 }
 
-BOOST_AUTO_TEST_CASE(every_fixture_keeps_every_triangle_and_welds_exactly) {
-    for (const std::string fixture :
-         {"FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin", "MDL__MDL-HL1__duplicate_submodels.mdl.assbin",
-          "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin", "OBJ__box.obj.tri.assbin",
-          "ASE__anim.ASE.assbin", "3DS__RotatingCube.3DS.assbin"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            const assbin::Scene scene =
-                assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture));
-            const ConvertResult optimised = convert(scene);
-            const ConvertResult plain = convert_in_source_order(scene);
-            BOOST_TEST(convert_test::triangle_fingerprints(optimised.model, convert_test::Frames::Excluded) ==
-                       convert_test::triangle_fingerprints(plain.model, convert_test::Frames::Excluded));
-            BOOST_TEST(!convert_test::mesh_with_unwelded_vertices(optimised.model));
-            BOOST_TEST(optimised.model.vertices.size() <= plain.model.vertices.size());
-            BOOST_TEST(optimised.stats.vertices_transformed <= optimised.stats.source_vertices_transformed);
-            BOOST_TEST(aem::validate(optimised.model).empty());
-        }
-    }
+BOOST_DATA_TEST_CASE(every_fixture_keeps_every_triangle_and_welds_exactly,
+                     assbin_test::fixtures({"FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin",
+                                            "MDL__MDL-HL1__duplicate_submodels.mdl.assbin",
+                                            "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
+                                            "OBJ__box.obj.tri.assbin", "ASE__anim.ASE.assbin",
+                                            "3DS__RotatingCube.3DS.assbin"}),
+                     fixture) {
+    const assbin::Scene scene = assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture));
+    const ConvertResult optimised = convert(scene);
+    const ConvertResult plain = convert_in_source_order(scene);
+    BOOST_TEST(convert_test::triangle_fingerprints(optimised.model, convert_test::Frames::Excluded) ==
+               convert_test::triangle_fingerprints(plain.model, convert_test::Frames::Excluded));
+    BOOST_TEST(!convert_test::mesh_with_unwelded_vertices(optimised.model));
+    BOOST_TEST(optimised.model.vertices.size() <= plain.model.vertices.size());
+    BOOST_TEST(optimised.stats.vertices_transformed <= optimised.stats.source_vertices_transformed);
+    BOOST_TEST(aem::validate(optimised.model).empty());
 }
 
 BOOST_AUTO_TEST_CASE(vertices_come_in_first_use_order) {
@@ -184,16 +183,14 @@ BOOST_AUTO_TEST_CASE(optimisation_lowers_acmr_on_a_welded_skinned_model) {
 
 // What optimize = false writes is the converter's output from before optimisation existed: these
 // files were written by that converter (tests/data/README.md).
-BOOST_AUTO_TEST_CASE(without_optimisation_the_output_is_the_source_order_one_byte_for_byte) {
-    for (const std::string fixture : {"FBX__huesitos.fbx", "Collada__box_nested_animation.dae"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            ConvertOptions options;
-            options.optimize = false;
-            const aem::Model model = convert_fixture(fixture + ".assbin", options).model;
-            const auto expected = assbin::test::fixture_bytes("source-order/" + fixture + ".aem");
-            BOOST_TEST((aem::to_bytes(model) == expected));
-        }
-    }
+BOOST_DATA_TEST_CASE(without_optimisation_the_output_is_the_source_order_one_byte_for_byte,
+                     assbin_test::fixtures({"FBX__huesitos.fbx", "Collada__box_nested_animation.dae"}),
+                     fixture) {
+    ConvertOptions options;
+    options.optimize = false;
+    const aem::Model model = convert_fixture(fixture + ".assbin", options).model;
+    const auto expected = assbin::test::fixture_bytes("source-order/" + fixture + ".aem");
+    BOOST_TEST((aem::to_bytes(model) == expected));
 }
 
 BOOST_AUTO_TEST_CASE(degenerate_triangles_are_kept_and_counted) {

@@ -4,6 +4,7 @@
 // and in the bind pose.
 #include "assimp_oracle.hpp"
 #include "geometry_checks.hpp"
+#include "support/data_test_case.hpp"
 #include "support/fixtures.hpp"
 
 #include <aem/pose.hpp>
@@ -95,54 +96,48 @@ aem::Model convert_fixture(const std::string& fixture) {
 
 BOOST_AUTO_TEST_SUITE(pose_equality)
 
-BOOST_AUTO_TEST_CASE(skinned_fixtures_pose_like_assimp_at_every_sampled_time) {
-    for (const std::string fixture :
-         {"SMD__triangle.smd.assbin", "glTF2__simple_skin__simple_skin.gltf.assbin",
-          "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin", "MDL__MDL-HL1__duplicate_submodels.mdl.assbin",
-          "glTF2__simple_skin__quad_skin.glb.assbin", "SMD__triangle.smd.z.assbin"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            BOOST_TEST(has_skinned_vertices(convert_fixture(fixture)));
-            compare_poses(fixture);
-        }
-    }
+BOOST_DATA_TEST_CASE(
+    skinned_fixtures_pose_like_assimp_at_every_sampled_time,
+    assbin_test::fixtures({"SMD__triangle.smd.assbin", "glTF2__simple_skin__simple_skin.gltf.assbin",
+                           "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin",
+                           "MDL__MDL-HL1__duplicate_submodels.mdl.assbin",
+                           "glTF2__simple_skin__quad_skin.glb.assbin", "SMD__triangle.smd.z.assbin"}),
+    fixture) {
+    BOOST_TEST(has_skinned_vertices(convert_fixture(fixture)));
+    compare_poses(fixture);
 }
 
-BOOST_AUTO_TEST_CASE(skinned_animations_really_move_vertices) {
-    for (const std::string fixture : {"glTF2__simple_skin__simple_skin.gltf.assbin",
-                                      "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
-        }
-    }
+BOOST_DATA_TEST_CASE(skinned_animations_really_move_vertices,
+                     assbin_test::fixtures({"glTF2__simple_skin__simple_skin.gltf.assbin",
+                                            "FBX__huesitos.fbx.assbin", "X__anim_test.x.assbin"}),
+                     fixture) {
+    BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
 }
 
-BOOST_AUTO_TEST_CASE(node_animated_fixtures_pose_like_assimp_through_mesh_bones) {
-    for (const std::string fixture :
-         {"Collada__box_nested_animation.dae.assbin", "3DS__RotatingCube.3DS.assbin",
-          "LWS__move_x.lws.assbin", "ASE__anim.ASE.assbin"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            const aem::Model model = convert_fixture(fixture);
-            BOOST_TEST(!model.animations.empty());
-            BOOST_TEST((has_extra_bones(model) || has_skinned_vertices(model)));
-            BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
-        }
-    }
+BOOST_DATA_TEST_CASE(node_animated_fixtures_pose_like_assimp_through_mesh_bones,
+                     assbin_test::fixtures({"Collada__box_nested_animation.dae.assbin",
+                                            "3DS__RotatingCube.3DS.assbin", "LWS__move_x.lws.assbin",
+                                            "ASE__anim.ASE.assbin"}),
+                     fixture) {
+    const aem::Model model = convert_fixture(fixture);
+    BOOST_TEST(!model.animations.empty());
+    BOOST_TEST((has_extra_bones(model) || has_skinned_vertices(model)));
+    BOOST_TEST(compare_poses(fixture).largest_motion > 0.01);
 }
 
-BOOST_AUTO_TEST_CASE(static_fixtures_pose_like_assimp) {
-    for (const std::string fixture :
-         {"OBJ__box.obj.tri.assbin", "Collada__lights.dae.assbin", "LWO__LWO2__box_2vc_1unused.lwo.z.assbin",
-          "OpenGEX__camera.ogex.assbin", "STL__triangle_with_empty_solid.stl.assbin",
-          "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
-          "generated__uv1d_scalar_texcoord.gltf.assbin", "OFF__invalid.off.assbin",
-          "PLY__payload_JVN42386607.assbin"}) {
-        BOOST_TEST_CONTEXT(fixture) {
-            const aem::Model model = convert_fixture(fixture);
-            BOOST_TEST(model.animations.empty());
-            BOOST_TEST(!has_extra_bones(model));
-            compare_poses(fixture);
-        }
-    }
+BOOST_DATA_TEST_CASE(static_fixtures_pose_like_assimp,
+                     assbin_test::fixtures({"OBJ__box.obj.tri.assbin", "Collada__lights.dae.assbin",
+                                            "LWO__LWO2__box_2vc_1unused.lwo.z.assbin",
+                                            "OpenGEX__camera.ogex.assbin",
+                                            "STL__triangle_with_empty_solid.stl.assbin",
+                                            "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
+                                            "generated__uv1d_scalar_texcoord.gltf.assbin",
+                                            "OFF__invalid.off.assbin", "PLY__payload_JVN42386607.assbin"}),
+                     fixture) {
+    const aem::Model model = convert_fixture(fixture);
+    BOOST_TEST(model.animations.empty());
+    BOOST_TEST(!has_extra_bones(model));
+    compare_poses(fixture);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
