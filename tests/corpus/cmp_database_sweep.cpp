@@ -4,7 +4,7 @@
 // fixed mix of categories: same, different (scene flags changed), only in ACTUAL, only in EXPECTED,
 // two empty markers, now succeeds, now fails, same with trailing bytes, and unreadable.
 // Prints the whole-process time and the time per pair (not asserted: speed is for benchmarks).
-// Usage: database_sweep ASSBIN_CLI CORPUS [PAIRS]
+// Usage: cmp_database_sweep ASSBIN_CLI CORPUS [PAIRS]
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/writer.hpp>
@@ -99,12 +99,12 @@ void place(size_t i, const fs::path& file, const assbin::Scene& scene, const fs:
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: database_sweep ASSBIN_CLI CORPUS [PAIRS]\n");
+        std::fprintf(stderr, "usage: cmp_database_sweep ASSBIN_CLI CORPUS [PAIRS]\n");
         return 2;
     }
     const std::string cli = argv[1];
     const size_t wanted = argc > 3 ? std::stoul(argv[3]) : 3000;
-    const fs::path work = fs::temp_directory_path() / ("database_sweep." + std::to_string(::getpid()));
+    const fs::path work = fs::temp_directory_path() / ("cmp_database_sweep." + std::to_string(::getpid()));
     const fs::path expected = work / "expected", actual = work / "actual";
     Counts counts;
     size_t i = 0;
