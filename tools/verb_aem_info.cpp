@@ -26,46 +26,6 @@ namespace {
 
 constexpr std::string_view kUsage = "assbin aem-info FILE.aem [--json] [--validate] [--pose ANIM TIME]";
 
-// A text table whose columns line up: numbers right-aligned, text left-aligned.
-class Table {
-  public:
-    // `alignment` holds 'l' or 'r' per column.
-    Table(std::vector<std::string> headings, std::string alignment)
-        : headings_(std::move(headings)), alignment_(std::move(alignment)) {}
-
-    void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-
-    void print(std::ostream& out) const {
-        std::vector<size_t> widths(headings_.size());
-        for (size_t c = 0; c < widths.size(); ++c)
-            widths[c] = headings_[c].size();
-        for (const auto& row : rows_) {
-            for (size_t c = 0; c < row.size(); ++c)
-                widths[c] = std::max(widths[c], row[c].size());
-        }
-        print_row(out, headings_, widths);
-        for (const auto& row : rows_)
-            print_row(out, row, widths);
-    }
-
-  private:
-    void print_row(std::ostream& out, const std::vector<std::string>& row,
-                   const std::vector<size_t>& widths) const {
-        std::string line;
-        for (size_t c = 0; c < row.size(); ++c) {
-            const std::string padding(widths[c] - row[c].size(), ' ');
-            line += std::string("  ") + (alignment_[c] == 'r' ? padding + row[c] : row[c] + padding);
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out << line << "\n";
-    }
-
-    std::vector<std::string> headings_;
-    std::string alignment_;
-    std::vector<std::vector<std::string>> rows_;
-};
-
 struct PoseRequest {
     uint32_t animation;
     float time;
@@ -86,7 +46,7 @@ const char* layout_name(const aem::Model& model) {
 }
 
 std::string quoted_name(const std::string& name) {
-    return json_quote(printable(name, 80));
+    return printable(name, 80, '"');
 }
 
 // "#2 albedo.png", "-" for none, or the bad index as it is.

@@ -29,14 +29,6 @@ std::string yes_no(bool value) {
     return value ? "yes" : "no";
 }
 
-// "text" in double quotes, built by appending: `"literal" + std::string` trips GCC 12's -Wrestrict.
-std::string in_quotes(const std::string& text) {
-    std::string out(1, '"');
-    out += text;
-    out += '"';
-    return out;
-}
-
 // "1 mesh", "3 meshes".
 std::string count_of(uint64_t count, const char* one, const char* many) {
     return with_thousands(count) + " " + (count == 1 ? one : many);
@@ -151,7 +143,7 @@ void print_materials_text(const Scene& scene) {
     std::cout << "\nmaterials\n";
     for (size_t m = 0; m < scene.materials.size(); ++m) {
         const Material& material = scene.materials[m];
-        std::printf("  %4zu %-32s %3zu properties", m, in_quotes(printable(material.name(), 60)).c_str(),
+        std::printf("  %4zu %-32s %3zu properties", m, printable(material.name(), 60, '"').c_str(),
                     material.properties.size());
         const std::string textures = material_textures(material);
         std::cout << (textures.empty() ? "" : "  " + textures) << "\n";
@@ -171,7 +163,7 @@ void print_animations_text(const Scene& scene) {
             keys[2] += channel.scalings.count;
         }
         std::printf("  %4zu %-32s %12g %9g %8zu %llu/%llu/%llu\n", a,
-                    in_quotes(printable(animation.name, 28)).c_str(), animation.duration,
+                    printable(animation.name, 28, '"').c_str(), animation.duration,
                     animation.ticks_per_second, animation.channels.size(), (unsigned long long)keys[0],
                     (unsigned long long)keys[1], (unsigned long long)keys[2]);
     }

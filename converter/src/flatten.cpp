@@ -4,25 +4,15 @@
 // assignment between the two types converts storage and keeps the mathematical matrix.
 #include "stages.hpp"
 
+#include <quoting.hpp>
+
 #include <cmath>
 #include <limits>
 
 namespace assbin::converter::detail {
 
 std::string quote_name(std::string_view name) {
-    std::string out = "'";
-    for (const char c : name) {
-        if (static_cast<unsigned char>(c) < 0x20) {
-            out += '?';
-        } else {
-            out += c;
-        }
-        if (out.size() > 80) {
-            out += "...";
-            break;
-        }
-    }
-    return out + "'";
+    return assbin_common::printable(name, 80, '\'');
 }
 
 std::string mesh_label(uint32_t mesh) {

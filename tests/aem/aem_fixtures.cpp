@@ -7,7 +7,7 @@
 #include <iterator>
 #include <stdexcept>
 
-namespace aem_test {
+namespace assbin_test {
 
 namespace {
 
@@ -79,7 +79,7 @@ aem::Model make_two_bone_model() {
 }
 
 aem::Model make_two_joint_model() {
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.layout = aem::Layout::Edition2025;
     model.bones[0].name = "root";
     model.bones[1].name = "arm";
@@ -137,4 +137,4 @@ void put_u32_at(std::vector<std::byte>& bytes, size_t offset, uint32_t value) {
         bytes.at(offset + i) = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
 }
 
-} // namespace aem_test
+} // namespace assbin_test

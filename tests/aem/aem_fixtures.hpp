@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-namespace aem_test {
+namespace assbin_test {
 
 // The shared temporary folder (tests/support/temp_dir.hpp), by its short name.
-using assbin::test::TempDir;
+using assbin_test::TempDir;
 
 // The hand-built model the suites share. It is valid, and every value is chosen so a pose can be
 // computed by hand:
@@ -47,4 +47,4 @@ uint32_t u32_at(const std::vector<std::byte>& bytes, size_t offset);
 float f32_at(const std::vector<std::byte>& bytes, size_t offset);
 void put_u32_at(std::vector<std::byte>& bytes, size_t offset, uint32_t value);
 
-} // namespace aem_test
+} // namespace assbin_test

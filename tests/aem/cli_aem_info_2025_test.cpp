@@ -18,9 +18,9 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 struct File2025 {
-    aem_test::TempDir dir;
+    assbin_test::TempDir dir;
     std::string path = (dir / "joints.aem").string();
-    File2025() { aem::write_file(aem_test::make_two_joint_model(), path); }
+    File2025() { aem::write_file(assbin_test::make_two_joint_model(), path); }
 };
 
 } // namespace
@@ -29,7 +29,7 @@ BOOST_AUTO_TEST_SUITE(aem_info_2025)
 
 BOOST_AUTO_TEST_CASE(text_shows_the_layout_textures_materials_and_joints) {
     const File2025 file;
-    const auto run = assbin::test::run_cli({"aem-info", file.path, "--validate"});
+    const auto run = assbin_test::run_cli({"aem-info", file.path, "--validate"});
     BOOST_TEST_INFO(run.out << run.err);
     BOOST_TEST(run.exit_code == 0);
     BOOST_TEST(contains(run.out, "AEM version 1, 2025 layout, 1,570 bytes"));
@@ -46,14 +46,14 @@ BOOST_AUTO_TEST_CASE(text_shows_the_layout_textures_materials_and_joints) {
 
 BOOST_AUTO_TEST_CASE(pose_works_for_the_2025_layout) {
     const File2025 file;
-    const auto run = assbin::test::run_cli({"aem-info", file.path, "--pose", "bend", "1"});
+    const auto run = assbin_test::run_cli({"aem-info", file.path, "--pose", "bend", "1"});
     BOOST_TEST(run.exit_code == 0);
     BOOST_TEST(contains(run.out, "pose"));
 }
 
 BOOST_AUTO_TEST_CASE(json_has_typed_texture_and_joint_fields) {
     const File2025 file;
-    const auto run = assbin::test::run_cli({"aem-info", file.path, "--json"});
+    const auto run = assbin_test::run_cli({"aem-info", file.path, "--json"});
     BOOST_TEST_REQUIRE(run.exit_code == 0);
     const nlohmann::json json = nlohmann::json::parse(run.out);
     BOOST_TEST(json.at("layout").get<std::string>() == "2025");

@@ -14,13 +14,13 @@
 
 namespace {
 
-using Run = assbin::test::CommandResult;
+using Run = assbin_test::CommandResult;
 
 // Runs `assbin aem-info <arguments>` (the shared runner captures stdout and stderr).
-Run aem_info(const aem_test::TempDir&, const std::vector<std::string>& arguments) {
+Run aem_info(const assbin_test::TempDir&, const std::vector<std::string>& arguments) {
     std::vector<std::string> args{"aem-info"};
     args.insert(args.end(), arguments.begin(), arguments.end());
-    return assbin::test::run_cli(args);
+    return assbin_test::run_cli(args);
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -29,13 +29,13 @@ bool contains(const std::string& text, const std::string& part) {
 
 // A valid model and a broken one (two violations) in a fresh directory.
 struct Files {
-    aem_test::TempDir dir;
+    assbin_test::TempDir dir;
     std::string valid = (dir / "valid.aem").string();
     std::string broken = (dir / "broken.aem").string();
 
     Files() {
-        aem::write_file(aem_test::make_two_bone_model(), valid);
-        aem::Model model = aem_test::make_two_bone_model();
+        aem::write_file(assbin_test::make_two_bone_model(), valid);
+        aem::Model model = assbin_test::make_two_bone_model();
         model.bones[0].parent = 1;
         model.indices[2] = 40;
         aem::write_file(model, broken);
@@ -144,9 +144,9 @@ BOOST_AUTO_TEST_CASE(unreadable_files_exit_2_with_the_file_name) {
     BOOST_TEST(
         contains(missing.err, "assbin: error: " + (files.dir / "absent.aem").string() + ": cannot read"));
 
-    auto bytes = aem_test::read_bytes(files.valid);
+    auto bytes = assbin_test::read_bytes(files.valid);
     bytes.resize(bytes.size() - 3);
-    aem_test::write_bytes(files.dir / "short.aem", bytes);
+    assbin_test::write_bytes(files.dir / "short.aem", bytes);
     const Run truncated = aem_info(files.dir, {(files.dir / "short.aem").string(), "--validate"});
     BOOST_TEST(truncated.exit_code == 2);
     BOOST_TEST(contains(truncated.err, "short.aem: the file is truncated"));

@@ -9,10 +9,10 @@
 #include <cstring>
 #include <string>
 
-using aem_test::f32_at;
-using aem_test::put_u32_at;
-using aem_test::TempDir;
-using aem_test::u32_at;
+using assbin_test::f32_at;
+using assbin_test::put_u32_at;
+using assbin_test::TempDir;
+using assbin_test::u32_at;
 
 namespace {
 
@@ -54,17 +54,17 @@ bool contains(const std::string& text, const std::string& part) {
 
 BOOST_AUTO_TEST_CASE(round_trip_gives_the_same_model) {
     const TempDir dir;
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     aem::write_file(model, dir / "model.aem");
     BOOST_TEST((aem::read_file(dir / "model.aem") == model));
 }
 
 BOOST_AUTO_TEST_CASE(second_write_is_byte_identical) {
     const TempDir dir;
-    aem::write_file(aem_test::make_two_bone_model(), dir / "first.aem");
+    aem::write_file(assbin_test::make_two_bone_model(), dir / "first.aem");
     aem::write_file(aem::read_file(dir / "first.aem"), dir / "second.aem");
-    const auto first = aem_test::read_bytes(dir / "first.aem");
-    const auto second = aem_test::read_bytes(dir / "second.aem");
+    const auto first = assbin_test::read_bytes(dir / "first.aem");
+    const auto second = assbin_test::read_bytes(dir / "second.aem");
     BOOST_TEST(first.size() ==
                40 + 6 * 92 + 6 * 4 + 3 * 128 + 2 * 12 + 2 * 12 + 2 * 80 + 136 + 2 * 24 + 10 * 20);
     BOOST_TEST((first == second));
@@ -78,9 +78,9 @@ BOOST_AUTO_TEST_CASE(empty_model_is_a_bare_header) {
 
 BOOST_AUTO_TEST_CASE(to_bytes_matches_the_written_file) {
     const TempDir dir;
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     aem::write_file(model, dir / "model.aem");
-    BOOST_TEST((aem_test::read_bytes(dir / "model.aem") == aem::to_bytes(model)));
+    BOOST_TEST((assbin_test::read_bytes(dir / "model.aem") == aem::to_bytes(model)));
 }
 
 // Offsets below are the layout table's, worked out by hand, not taken from the writer.
@@ -160,21 +160,21 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
 }
 
 BOOST_AUTO_TEST_CASE(rejects_bad_magic) {
-    auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
+    auto bytes = aem::to_bytes(assbin_test::make_two_bone_model());
     bytes[1] = std::byte{'X'};
     BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::NotAem);
     BOOST_TEST(contains(message_of_reading(bytes), "not an AEM file"));
 }
 
 BOOST_AUTO_TEST_CASE(rejects_unsupported_version) {
-    auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
+    auto bytes = aem::to_bytes(assbin_test::make_two_bone_model());
     bytes[3] = std::byte{2};
     BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::UnsupportedVersion);
     BOOST_TEST(contains(message_of_reading(bytes), "version 2 is not supported"));
 }
 
 BOOST_AUTO_TEST_CASE(rejects_every_truncated_prefix) {
-    const auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
+    const auto bytes = aem::to_bytes(assbin_test::make_two_bone_model());
     for (size_t size = 0; size < bytes.size(); ++size) {
         const std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
         BOOST_TEST_CONTEXT("prefix of " << size << " bytes") {
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(rejects_every_truncated_prefix) {
 }
 
 BOOST_AUTO_TEST_CASE(truncated_file_error_names_the_section) {
-    auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
+    auto bytes = aem::to_bytes(assbin_test::make_two_bone_model());
     bytes.resize(bytes.size() - 1);
     const std::string message = message_of_reading(bytes);
     BOOST_TEST(contains(message, "truncated"));
@@ -193,7 +193,7 @@ BOOST_AUTO_TEST_CASE(truncated_file_error_names_the_section) {
 
 BOOST_AUTO_TEST_CASE(rejects_trailing_bytes) {
     for (size_t extra : {1u, 92u, 4096u}) {
-        auto bytes = aem::to_bytes(aem_test::make_two_bone_model());
+        auto bytes = aem::to_bytes(assbin_test::make_two_bone_model());
         const size_t expected = bytes.size();
         bytes.resize(bytes.size() + extra);
         BOOST_TEST(code_of_reading(bytes) == aem::ErrorCode::TrailingBytes);
@@ -230,7 +230,7 @@ BOOST_AUTO_TEST_CASE(rejects_largest_counts_without_allocating) {
 
 BOOST_AUTO_TEST_CASE(read_file_checks_the_size_before_reading_the_body) {
     const TempDir dir;
-    aem_test::write_bytes(dir / "huge.aem", header_only(0, 0xFFFFFFFFu));
+    assbin_test::write_bytes(dir / "huge.aem", header_only(0, 0xFFFFFFFFu));
     try {
         aem::read_file(dir / "huge.aem");
         BOOST_FAIL("accepted");
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(read_file_reports_a_missing_file) {
 }
 
 BOOST_AUTO_TEST_CASE(reads_material_slot_255_as_none_with_at_most_255_textures) {
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.materials[0].normal_texture = 255;
     const aem::Model read = aem::read_model(aem::to_bytes(model));
     BOOST_TEST(read.materials[0].normal_texture == aem::kNone);
@@ -259,14 +259,14 @@ BOOST_AUTO_TEST_CASE(reads_material_slot_255_as_none_with_at_most_255_textures) 
 }
 
 BOOST_AUTO_TEST_CASE(keeps_material_slot_255_with_more_than_255_textures) {
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.textures.resize(256, aem::Texture{"t.png"});
     model.materials[0].normal_texture = 255;
     BOOST_TEST(aem::read_model(aem::to_bytes(model)).materials[0].normal_texture == 255);
 }
 
 BOOST_AUTO_TEST_CASE(name_of_127_bytes_round_trips) {
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.textures[0].file_name = std::string(127, 'n');
     model.animations[0].name = std::string(127, 'a');
     BOOST_TEST((aem::read_model(aem::to_bytes(model)) == model));
@@ -274,7 +274,7 @@ BOOST_AUTO_TEST_CASE(name_of_127_bytes_round_trips) {
 
 BOOST_AUTO_TEST_CASE(writer_refuses_a_name_longer_than_127_bytes) {
     const TempDir dir;
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.textures[1].file_name = std::string(128, 'n');
     try {
         aem::write_file(model, dir / "model.aem");
@@ -287,26 +287,26 @@ BOOST_AUTO_TEST_CASE(writer_refuses_a_name_longer_than_127_bytes) {
 }
 
 BOOST_AUTO_TEST_CASE(writer_refuses_a_name_holding_a_nul) {
-    aem::Model model = aem_test::make_two_bone_model();
+    aem::Model model = assbin_test::make_two_bone_model();
     model.animations[0].name = std::string("be\0nd", 5);
     BOOST_CHECK_THROW(aem::to_bytes(model), aem::Error);
 }
 
 BOOST_AUTO_TEST_CASE(failed_write_leaves_the_old_file_untouched) {
     const TempDir dir;
-    aem::write_file(aem_test::make_two_bone_model(), dir / "model.aem");
-    const auto before = aem_test::read_bytes(dir / "model.aem");
-    aem::Model bad = aem_test::make_two_bone_model();
+    aem::write_file(assbin_test::make_two_bone_model(), dir / "model.aem");
+    const auto before = assbin_test::read_bytes(dir / "model.aem");
+    aem::Model bad = assbin_test::make_two_bone_model();
     bad.animations[0].name = std::string(200, 'x');
     BOOST_CHECK_THROW(aem::write_file(bad, dir / "model.aem"), aem::Error);
-    BOOST_TEST((aem_test::read_bytes(dir / "model.aem") == before));
+    BOOST_TEST((assbin_test::read_bytes(dir / "model.aem") == before));
 }
 
 BOOST_AUTO_TEST_CASE(write_file_replaces_an_existing_file_and_leaves_no_temporary) {
     const TempDir dir;
     aem::write_file(aem::Model{}, dir / "model.aem");
-    aem::write_file(aem_test::make_two_bone_model(), dir / "model.aem");
-    BOOST_TEST((aem::read_file(dir / "model.aem") == aem_test::make_two_bone_model()));
+    aem::write_file(assbin_test::make_two_bone_model(), dir / "model.aem");
+    BOOST_TEST((aem::read_file(dir / "model.aem") == assbin_test::make_two_bone_model()));
     size_t files = 0;
     for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path()))
         ++files;

@@ -14,9 +14,9 @@
 
 namespace {
 
-using aem_test::f32_at;
-using aem_test::make_two_joint_model;
-using aem_test::u32_at;
+using assbin_test::f32_at;
+using assbin_test::make_two_joint_model;
+using assbin_test::u32_at;
 
 uint64_t u64_at(const std::vector<std::byte>& bytes, size_t offset) {
     return u32_at(bytes, offset) | uint64_t{u32_at(bytes, offset + 4)} << 32;
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(writes_the_layout_of_the_format_page) {
 }
 
 BOOST_AUTO_TEST_CASE(the_2024_layout_still_reads_as_2024) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     const aem::Model read = aem::read_model(aem::to_bytes(model));
     BOOST_TEST((read.layout == aem::Layout::Edition2024));
     BOOST_TEST((read == model));
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(a_file_that_fits_neither_layout_names_both) {
 
 BOOST_AUTO_TEST_CASE(a_huge_image_buffer_is_refused_before_allocating) {
     auto bytes = aem::to_bytes(make_two_joint_model());
-    aem_test::put_u32_at(bytes, 16, 0xFFFFFFFFu); // image bytes ~ 2^64
+    assbin_test::put_u32_at(bytes, 16, 0xFFFFFFFFu); // image bytes ~ 2^64
     BOOST_CHECK_THROW(aem::read_model(bytes), aem::Error);
 }
 
@@ -150,14 +150,14 @@ BOOST_AUTO_TEST_CASE(writing_refuses_what_the_layout_cannot_hold) {
     with_extra_bone.vertices[0].extra_bone = 1;
     BOOST_CHECK_EXCEPTION(aem::to_bytes(with_extra_bone), aem::Error,
                           [](const aem::Error& e) { return e.code() == aem::ErrorCode::LayoutMismatch; });
-    aem::Model texels_in_2024 = aem_test::make_two_bone_model();
+    aem::Model texels_in_2024 = assbin_test::make_two_bone_model();
     texels_in_2024.image_buffer = {1, 2, 3};
     BOOST_CHECK_EXCEPTION(aem::to_bytes(texels_in_2024), aem::Error,
                           [](const aem::Error& e) { return e.code() == aem::ErrorCode::LayoutMismatch; });
 }
 
 BOOST_AUTO_TEST_CASE(both_layouts_pose_alike) {
-    const aem::Model edition_2024 = aem_test::make_two_bone_model();
+    const aem::Model edition_2024 = assbin_test::make_two_bone_model();
     const aem::Model edition_2025 = aem::read_model(aem::to_bytes(make_two_joint_model()));
     for (const float t : {-1.0f, 0.0f, 0.5f, 1.0f, 2.0f, 3.0f}) {
         const aem::Pose a = aem::evaluate_pose(edition_2024, 0u, t);

@@ -87,13 +87,13 @@ BOOST_AUTO_TEST_CASE(hand_formulas_agree_with_literal_values_at_one_second) {
     const float r = std::sqrt(2.0f); // s·cos 45 = s·sin 45
     check_close(child_skin_by_hand(h),
                 rows({{r, -r, 0, 2 + r}, {r, r, 0, 2 - r}, {0, 0, 2, 0}, {0, 0, 0, 1}}));
-    const aem::Pose pose = aem::evaluate_pose(aem_test::make_two_bone_model(), 0, 1.0f);
-    check_close(aem::skinned_position(aem_test::make_two_bone_model(), pose, 1),
+    const aem::Pose pose = aem::evaluate_pose(assbin_test::make_two_bone_model(), 0, 1.0f);
+    check_close(aem::skinned_position(assbin_test::make_two_bone_model(), pose, 1),
                 Eigen::Vector3f(2 - r, 2 + r, 0)); // (0,2,0): 1 above the joint at (2,2,0), turned, doubled
 }
 
 BOOST_AUTO_TEST_CASE(skinning_matrices_match_hand_values_before_between_and_after_keys) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     for (float time : kTimes) {
         BOOST_TEST_CONTEXT("t = " << time) {
             const HandPose h = by_hand(time);
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(skinning_matrices_match_hand_values_before_between_and_afte
 }
 
 BOOST_AUTO_TEST_CASE(skinned_positions_match_hand_values) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     for (float time : kTimes) {
         BOOST_TEST_CONTEXT("t = " << time) {
             const HandPose h = by_hand(time);
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(skinned_positions_match_hand_values) {
 }
 
 BOOST_AUTO_TEST_CASE(skinned_positions_match_literal_values_at_one_second) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     const float r = std::sqrt(2.0f);
     const auto at = [&](uint32_t vertex) { return aem::skinned_position(model, vertex, 0, 1.0f); };
     check_close(at(0), Eigen::Vector3f(2, 0, 0));
@@ -139,13 +139,13 @@ BOOST_AUTO_TEST_CASE(skinned_positions_match_literal_values_at_one_second) {
 
 BOOST_AUTO_TEST_CASE(rotation_is_slerped_not_lerped) {
     // At t = 0.5 the child has turned a quarter of 90 degrees: 22.5 exactly. Normalised lerp gives 21.6.
-    const aem::BoneTransform child = aem::sample_bone(aem_test::make_two_bone_model(), 0, 1, 0.5f);
+    const aem::BoneTransform child = aem::sample_bone(assbin_test::make_two_bone_model(), 0, 1, 0.5f);
     const float half_angle = static_cast<float>(M_PI / 16);
     BOOST_TEST(child.rotation.z() == std::sin(half_angle), boost::test_tools::tolerance(kTolerance));
     BOOST_TEST(child.rotation.w() == std::cos(half_angle), boost::test_tools::tolerance(kTolerance));
     check_close(child.translation, Eigen::Vector3f(0, 1, 0));
     check_close(child.scale, Eigen::Vector3f(1, 1, 1));
-    const aem::BoneTransform root = aem::sample_bone(aem_test::make_two_bone_model(), 0, 0, 0.5f);
+    const aem::BoneTransform root = aem::sample_bone(assbin_test::make_two_bone_model(), 0, 0, 0.5f);
     check_close(root.translation, Eigen::Vector3f(1, 0, 0));
     check_close(root.scale, Eigen::Vector3f(1.5f, 1.5f, 1.5f));
 }
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(local_matrix_is_translate_rotate_scale) {
 }
 
 BOOST_AUTO_TEST_CASE(no_animation_gives_identity_skinning_and_the_bind_pose) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     const aem::Pose pose = aem::evaluate_pose(model, std::nullopt, 1.0f);
     for (const Eigen::Matrix4f& skin : pose.skinning)
         BOOST_TEST((skin == Eigen::Matrix4f::Identity()));
@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(no_animation_gives_identity_skinning_and_the_bind_pose) {
 }
 
 BOOST_AUTO_TEST_CASE(pose_of_a_read_model_equals_pose_of_the_built_one) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     const aem::Model read = aem::read_model(aem::to_bytes(model));
     const aem::Pose built = aem::evaluate_pose(model, 0, 1.25f);
     const aem::Pose loaded = aem::evaluate_pose(read, 0, 1.25f);
@@ -182,7 +182,7 @@ BOOST_AUTO_TEST_CASE(pose_of_a_read_model_equals_pose_of_the_built_one) {
 }
 
 BOOST_AUTO_TEST_CASE(pose_rejects_bad_arguments_without_reading_out_of_bounds) {
-    const aem::Model model = aem_test::make_two_bone_model();
+    const aem::Model model = assbin_test::make_two_bone_model();
     BOOST_CHECK_THROW(aem::evaluate_pose(model, 1, 0.0f), std::out_of_range);
     BOOST_CHECK_THROW(aem::sample_bone(model, 0, 2, 0.0f), std::out_of_range);
     BOOST_CHECK_THROW(aem::skinned_position(model, 6, 0, 0.0f), std::out_of_range);

@@ -13,9 +13,9 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
-using assbin::test::TempDir;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
 
 namespace {
 
@@ -99,8 +99,8 @@ BOOST_AUTO_TEST_CASE(tree_shows_old_short_mesh_lengths) {
 }
 
 BOOST_AUTO_TEST_CASE(a_damaged_file_prints_the_tree_up_to_the_damage_then_exits_2) {
-    assbin::test::TempDir temp;
-    const auto bytes = assbin::test::fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin");
+    assbin_test::TempDir temp;
+    const auto bytes = assbin_test::fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin");
     // Cut inside the first MATERIAL chunk: the SCENE, its nodes and the mesh are intact.
     const std::string cut = (temp.path() / "cut.assbin").string();
     std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 26000);

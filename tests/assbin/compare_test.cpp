@@ -15,7 +15,7 @@
 #include <cstring>
 #include <limits>
 
-using assbin::test::fixture_bytes;
+using assbin_test::fixture_bytes;
 
 namespace {
 
@@ -68,7 +68,7 @@ size_t count_differences(float actual, float expected, const assbin::CompareOpti
 
 BOOST_AUTO_TEST_SUITE(compare)
 
-BOOST_DATA_TEST_CASE(a_scene_equals_itself, assbin_test::fixtures(assbin::test::all_assbin_fixtures()),
+BOOST_DATA_TEST_CASE(a_scene_equals_itself, assbin_test::fixtures(assbin_test::all_assbin_fixtures()),
                      name) {
     const assbin::Scene scene = fixture(name);
     const assbin::CompareResult result = assbin::compare(scene, scene, with_epsilon(0));
@@ -210,7 +210,7 @@ BOOST_AUTO_TEST_CASE(compression_is_not_a_difference) {
 }
 
 BOOST_DATA_TEST_CASE(older_layouts_are_not_differences,
-                     assbin_test::fixtures(assbin::test::all_assbin_fixtures()), name) {
+                     assbin_test::fixtures(assbin_test::all_assbin_fixtures()), name) {
     const assbin::Scene old = fixture(name);
     assbin::WriteOptions options;
     options.shortened = old.is_shortened();

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <set>
 
-using assbin::test::fixture_bytes;
-using assbin::test::fixture_path;
+using assbin_test::fixture_bytes;
+using assbin_test::fixture_path;
 
 namespace {
 
@@ -52,7 +52,7 @@ void check_same_geometry(const assbin::Scene& a, const assbin::Scene& b) {
 BOOST_AUTO_TEST_SUITE(corpus_fixtures)
 
 BOOST_AUTO_TEST_CASE(every_fixture_reads_to_the_end) {
-    const std::vector<std::string> fixtures = assbin::test::all_assbin_fixtures();
+    const std::vector<std::string> fixtures = assbin_test::all_assbin_fixtures();
     BOOST_TEST(fixtures.size() >= 35u);
     for (const std::string& name : fixtures) {
         BOOST_TEST_CONTEXT(name) {

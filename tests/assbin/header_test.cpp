@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-using assbin::test::fixture_bytes;
+using assbin_test::fixture_bytes;
 
 BOOST_AUTO_TEST_SUITE(header)
 

@@ -9,7 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-using assbin::test::fixture_bytes;
+using assbin_test::fixture_bytes;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-using assbin::test::fixture_path;
+using assbin_test::fixture_path;
 
 namespace {
 

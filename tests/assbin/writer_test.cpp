@@ -23,7 +23,7 @@
 #include <limits>
 
 namespace fs = std::filesystem;
-using assbin::test::fixture_bytes;
+using assbin_test::fixture_bytes;
 using assbin_test::Bytes;
 using assbin_test::F3;
 using assbin_test::F4;
@@ -474,7 +474,7 @@ BOOST_AUTO_TEST_CASE(shortened_fixtures_rewrite_byte_identical) {
 // The fixtures written by older Assimp releases (every one but assimp-5.2.5/).
 std::vector<std::string> older_fixtures() {
     std::vector<std::string> names;
-    for (const std::string& name : assbin::test::all_assbin_fixtures())
+    for (const std::string& name : assbin_test::all_assbin_fixtures())
         if (name.rfind("assimp-5.2.5/", 0) != 0) names.push_back(name);
     return names;
 }
@@ -644,7 +644,7 @@ BOOST_AUTO_TEST_CASE(refuses_scenes_a_dump_cannot_hold_naming_the_scene_path) {
 // ---- files
 
 BOOST_AUTO_TEST_CASE(write_file_replaces_atomically_and_leaves_no_temporary_file) {
-    const assbin::test::TempDir temp;
+    const assbin_test::TempDir temp;
     const fs::path out = temp.path() / "out.assbin";
     {
         std::ofstream old(out, std::ios::binary);

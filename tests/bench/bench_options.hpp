@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace assbin_bench {
+namespace assbin_test::bench {
 
 struct BenchOptions {
     int runs = 5;
@@ -50,4 +50,4 @@ BenchOptions parse_bench_options(int argc, char** argv, int default_runs, size_t
     return o;
 }
 
-} // namespace assbin_bench
+} // namespace assbin_test::bench

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace assbin_bench {
+namespace assbin_test::bench {
 
 template <class Work>
 double best_seconds(int runs, Work&& work) {
@@ -19,4 +19,4 @@ double best_seconds(int runs, Work&& work) {
     return best;
 }
 
-} // namespace assbin_bench
+} // namespace assbin_test::bench

@@ -14,6 +14,9 @@
 #include "bench_options.hpp"
 #include "best_time.hpp"
 
+#include <json_writer.hpp>
+#include <table.hpp>
+
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/writer.hpp>
@@ -25,16 +28,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <string>
 
 namespace fs = std::filesystem;
+using assbin::cli::JsonWriter;
+using assbin::cli::Table;
+using assbin::cli::with_thousands;
 
 namespace {
 
 constexpr double kMega = 1e6;
 
-using Options = assbin_bench::BenchOptions;
-using assbin_bench::best_seconds;
+using Options = assbin_test::bench::BenchOptions;
+using assbin_test::bench::best_seconds;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -47,7 +54,7 @@ using assbin_bench::best_seconds;
 }
 
 Options parse_options(int argc, char** argv) {
-    return assbin_bench::parse_bench_options(argc, argv, 5, 0, usage);
+    return assbin_test::bench::parse_bench_options(argc, argv, 5, 0, usage);
 }
 
 assbin::VertexStream<assbin::Vec3> stream(std::vector<assbin::Vec3> values) {
@@ -128,30 +135,46 @@ struct Timings {
     assbin::CompareResult result;
 };
 
+void print_json(const Options& options, const Timings& t) {
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.field("grid", options.grid);
+    json.field("actual_bytes", t.actual_bytes);
+    json.field("expected_bytes", t.expected_bytes);
+    json.field("runs", options.runs);
+    json.field("read_both_s", t.read);
+    json.field("compare_s", t.compare);
+    json.field("compare_same_s", t.same);
+    json.field("compare_full_vs_shortened_s", t.shortened);
+    json.field("compare_over_read", t.compare / t.read);
+    json.field("values_compared", t.result.values_compared);
+    json.field("differences", t.result.total);
+    json.field("differences_expected", t.beyond);
+    json.end_object();
+    json.finish();
+}
+
+std::string milliseconds(double seconds) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", seconds * 1e3);
+    return buffer;
+}
+
 void print_timings(const Options& options, const Timings& t) {
-    const double ratio = t.compare / t.read;
-    if (options.json) {
-        std::printf(
-            "{\n  \"grid\": %u,\n  \"actual_bytes\": %llu,\n  \"expected_bytes\": %llu,\n  \"runs\": %d,\n"
-            "  \"read_both_s\": %.6f,\n  \"compare_s\": %.6f,\n  \"compare_same_s\": %.6f,\n"
-            "  \"compare_full_vs_shortened_s\": %.6f,\n  \"compare_over_read\": %.4f,\n"
-            "  \"values_compared\": %llu,\n  \"differences\": %llu,\n  \"differences_expected\": %llu\n}\n",
-            options.grid, static_cast<unsigned long long>(t.actual_bytes),
-            static_cast<unsigned long long>(t.expected_bytes), options.runs, t.read, t.compare, t.same,
-            t.shortened, ratio, static_cast<unsigned long long>(t.result.values_compared),
-            static_cast<unsigned long long>(t.result.total), static_cast<unsigned long long>(t.beyond));
-        return;
-    }
+    if (options.json) return print_json(options, t);
     std::printf("two full dumps of a %ux%u grid: %.1f MB and %.1f MB (best of %d runs)\n", options.grid,
                 options.grid, t.actual_bytes / kMega, t.expected_bytes / kMega, options.runs);
-    std::printf("  %-44s %9.1f ms  (%.0f MB/s)\n", "read both (read_file x 2)", t.read * 1e3,
-                (t.actual_bytes + t.expected_bytes) / kMega / t.read);
-    std::printf("  %-44s %9.1f ms  (%s values, %s differences)\n", "compare (every position perturbed)",
-                t.compare * 1e3, std::to_string(t.result.values_compared).c_str(),
-                std::to_string(t.result.total).c_str());
-    std::printf("  %-44s %9.1f ms\n", "compare a scene with itself", t.same * 1e3);
-    std::printf("  %-44s %9.1f ms\n", "compare full against shortened (derived)", t.shortened * 1e3);
-    std::printf("  compare / read both = %.3f\n", ratio);
+    char speed[48];
+    std::snprintf(speed, sizeof speed, "%.0f MB/s", (t.actual_bytes + t.expected_bytes) / kMega / t.read);
+    Table table({"measurement", "best", "note"}, "lrl");
+    table.add({"read both (read_file x 2)", milliseconds(t.read), speed});
+    table.add({"compare (every position perturbed)", milliseconds(t.compare),
+               with_thousands(t.result.values_compared) + " values, " + with_thousands(t.result.total) +
+                   " differences"});
+    table.add({"compare a scene with itself", milliseconds(t.same), ""});
+    table.add({"compare full against shortened (derived)", milliseconds(t.shortened), ""});
+    table.print(std::cout);
+    std::printf("  compare / read both = %.3f\n", t.compare / t.read);
 }
 
 } // namespace

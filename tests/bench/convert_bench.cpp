@@ -40,7 +40,7 @@
 
 namespace {
 
-using assbin_bench::best_seconds;
+using assbin_test::bench::best_seconds;
 using assbin_test::F3;
 
 constexpr uint32_t kMeshes = 4;

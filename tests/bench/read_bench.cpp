@@ -13,6 +13,9 @@
 #include "bench_options.hpp"
 #include "best_time.hpp"
 
+#include <json_writer.hpp>
+#include <table.hpp>
+
 #include <assbin/error.hpp>
 #include <assbin/reader.hpp>
 
@@ -37,6 +40,8 @@
 
 namespace fs = std::filesystem;
 using assbin_test::Bytes;
+using assbin::cli::JsonWriter;
+using assbin::cli::Table;
 
 namespace {
 
@@ -46,8 +51,8 @@ constexpr double kCompressedOverInflateTarget = 1.15;
 constexpr double kPeakBodyFactor = 2.1;
 constexpr uint64_t kPeakSlackBytes = 10'000'000;
 
-using Options = assbin_bench::BenchOptions;
-using assbin_bench::best_seconds;
+using Options = assbin_test::bench::BenchOptions;
+using assbin_test::bench::best_seconds;
 
 [[noreturn]] void usage(int status) {
     std::fprintf(status ? stderr : stdout,
@@ -62,7 +67,7 @@ using assbin_bench::best_seconds;
 }
 
 Options parse_options(int argc, char** argv) {
-    return assbin_bench::parse_bench_options(argc, argv, 7, 2, usage);
+    return assbin_test::bench::parse_bench_options(argc, argv, 7, 2, usage);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,84 +342,98 @@ struct Report {
     }
 };
 
+std::string fixed(double value, int decimals) {
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+const char* yes_no(bool ok) {
+    return ok ? "yes" : "NO";
+}
+
 void print_table(const Report& r) {
     std::printf("input: %s\n", r.in->description.c_str());
     std::printf("body %.2f MB, compressed %.2f MB, best of %d runs (MB = 10^6 bytes of body)\n\n",
                 double(r.in->body_bytes) / kMega, double(r.in->compressed.size()) / kMega, r.runs);
-    std::printf("%-24s %12s %12s\n", "measurement", "best ms", "MB/s");
+    Table timings({"measurement", "best ms", "MB/s"}, "lrr");
     for (const Timing& t : r.timings)
-        std::printf("%-24s %12.3f %12.1f\n", t.name.c_str(), t.seconds * 1e3, t.mb_per_s());
-    std::printf("\n%-24s %12s %12s %8s\n", "ratio", "value", "target", "ok");
+        timings.add({t.name, fixed(t.seconds * 1e3, 3), fixed(t.mb_per_s(), 1)});
+    timings.print(std::cout);
     const double a = r.ratio(1, 0), b = r.ratio(3, 2);
-    std::printf("%-24s %12.2f %12s %8s\n", "read / memcpy", a, "< 4",
-                a < kReadOverMemcpyTarget ? "yes" : "NO");
-    std::printf("%-24s %12.2f %12s %8s\n", "compressed / inflate", b, "< 1.15",
-                b < kCompressedOverInflateTarget ? "yes" : "NO");
-    std::printf("\n%-24s %12s %12s %12s %12s %8s\n", "peak memory (read_file)", "baseline MB", "peak MB",
-                "delta MB", "x body", "ok");
+    Table ratios({"ratio", "value", "target", "ok"}, "lrrr");
+    ratios.add({"read / memcpy", fixed(a, 2), "< 4", yes_no(a < kReadOverMemcpyTarget)});
+    ratios.add({"compressed / inflate", fixed(b, 2), "< 1.15", yes_no(b < kCompressedOverInflateTarget)});
+    std::cout << "\n";
+    ratios.print(std::cout);
+    Table memory({"peak memory (read_file)", "baseline MB", "peak MB", "delta MB", "x body", "ok"}, "lrrrrr");
     for (const Memory& m : r.memory) {
         if (!m.ok) {
-            std::printf("%-24s failed: %s\n", m.name.c_str(), m.error.c_str());
+            memory.add({m.name, "failed: " + m.error});
             continue;
         }
-        const double x = double(m.delta_bytes()) / double(r.in->body_bytes);
-        std::printf("%-24s %12.1f %12.1f %12.1f %12.2f %8s\n", m.name.c_str(), m.baseline_kb * 1024 / kMega,
-                    m.peak_kb * 1024 / kMega, double(m.delta_bytes()) / kMega, x,
-                    m.delta_bytes() <= r.budget() ? "yes" : "NO");
+        memory.add({m.name, fixed(m.baseline_kb * 1024 / kMega, 1), fixed(m.peak_kb * 1024 / kMega, 1),
+                    fixed(double(m.delta_bytes()) / kMega, 1),
+                    fixed(double(m.delta_bytes()) / double(r.in->body_bytes), 2),
+                    yes_no(m.delta_bytes() <= r.budget())});
     }
+    std::cout << "\n";
+    memory.print(std::cout);
     std::printf("(budget: 2.1 x body + 10 MB = %.1f MB)\n", double(r.budget()) / kMega);
 }
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
+void write_ratio(JsonWriter& json, std::string_view name, double value, double target) {
+    json.key(name);
+    json.begin_object();
+    json.field("value", value);
+    json.field("target", target);
+    json.field("ok", value < target);
+    json.end_object();
 }
 
 void print_json(const Report& r) {
-    std::ostringstream j;
-    j << "{\n  \"input\": " << json_string(r.in->description) << ",\n  \"body_bytes\": " << r.in->body_bytes
-      << ",\n  \"compressed_bytes\": " << r.in->compressed.size() << ",\n  \"runs\": " << r.runs
-      << ",\n  \"timings\": [";
-    for (size_t i = 0; i < r.timings.size(); ++i) {
-        const Timing& t = r.timings[i];
-        j << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(t.name) << ", \"seconds\": " << t.seconds
-          << ", \"mb_per_s\": " << t.mb_per_s() << "}";
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.field("input", r.in->description);
+    json.field("body_bytes", r.in->body_bytes);
+    json.field("compressed_bytes", r.in->compressed.size());
+    json.field("runs", r.runs);
+    json.key("timings");
+    json.begin_array();
+    for (const Timing& t : r.timings) {
+        json.begin_object();
+        json.field("name", t.name);
+        json.field("seconds", t.seconds);
+        json.field("mb_per_s", t.mb_per_s());
+        json.end_object();
     }
-    const double a = r.ratio(1, 0), b = r.ratio(3, 2);
-    j << "\n  ],\n  \"ratios\": {\n    \"read_over_memcpy\": {\"value\": " << a
-      << ", \"target\": " << kReadOverMemcpyTarget
-      << ", \"ok\": " << (a < kReadOverMemcpyTarget ? "true" : "false")
-      << "},\n    \"compressed_read_over_inflate\": {\"value\": " << b
-      << ", \"target\": " << kCompressedOverInflateTarget
-      << ", \"ok\": " << (b < kCompressedOverInflateTarget ? "true" : "false")
-      << "}\n  },\n  \"peak_memory\": [";
-    for (size_t i = 0; i < r.memory.size(); ++i) {
-        const Memory& m = r.memory[i];
-        j << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(m.name)
-          << ", \"ok\": " << (m.ok ? "true" : "false");
+    json.end_array();
+    json.key("ratios");
+    json.begin_object();
+    write_ratio(json, "read_over_memcpy", r.ratio(1, 0), kReadOverMemcpyTarget);
+    write_ratio(json, "compressed_read_over_inflate", r.ratio(3, 2), kCompressedOverInflateTarget);
+    json.end_object();
+    json.key("peak_memory");
+    json.begin_array();
+    for (const Memory& m : r.memory) {
+        json.begin_object();
+        json.field("name", m.name);
+        json.field("ok", m.ok);
         if (m.ok) {
-            j << ", \"baseline_bytes\": " << m.baseline_kb * 1024 << ", \"peak_bytes\": " << m.peak_kb * 1024
-              << ", \"delta_bytes\": " << m.delta_bytes()
-              << ", \"ratio_to_body\": " << double(m.delta_bytes()) / double(r.in->body_bytes)
-              << ", \"budget_bytes\": " << r.budget()
-              << ", \"within_budget\": " << (m.delta_bytes() <= r.budget() ? "true" : "false");
+            json.field("baseline_bytes", m.baseline_kb * 1024);
+            json.field("peak_bytes", m.peak_kb * 1024);
+            json.field("delta_bytes", m.delta_bytes());
+            json.field("ratio_to_body", double(m.delta_bytes()) / double(r.in->body_bytes));
+            json.field("budget_bytes", r.budget());
+            json.field("within_budget", m.delta_bytes() <= r.budget());
         } else {
-            j << ", \"error\": " << json_string(m.error);
+            json.field("error", m.error);
         }
-        j << "}";
+        json.end_object();
     }
-    j << "\n  ]\n}\n";
-    std::fputs(j.str().c_str(), stdout);
+    json.end_array();
+    json.end_object();
+    json.finish();
 }
 
 } // namespace

@@ -24,7 +24,7 @@ using assbin::converter::detail::SurfacePoint;
 
 struct Args {
     int runs = 9;
-    std::string dump = assbin::test::fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin").string();
+    std::string dump = assbin_test::fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin").string();
     std::string request;
 };
 
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     options.optimize = false;
     options.record_vertex_origins = true;
     const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
-    const auto corners = assbin_tests::tangents::generated_corners(scene, result);
+    const auto corners = assbin_test::tangents::generated_corners(scene, result);
     size_t largest = 0;
     for (size_t m = 0; m < corners.size(); ++m)
         if (corners[m].size() > corners[largest].size()) largest = m;
@@ -67,23 +67,23 @@ int main(int argc, char** argv) {
     }
     const std::vector<uint32_t>& mesh = corners[largest];
     std::vector<SurfacePoint> copy(points.size());
-    const double ours = assbin_bench::best_seconds(args.runs, [&] {
+    const double ours = assbin_test::bench::best_seconds(args.runs, [&] {
         const auto frames = assbin::converter::detail::mikktspace_frames(points, mesh);
         if (frames.size() != mesh.size()) std::abort();
     });
     // The converter's whole step: frames, written into the vertex records, split vertices appended.
     const std::vector<uint8_t> wanted(result.model.vertices.size(), 1);
-    const double written = assbin_bench::best_seconds(args.runs, [&] {
+    const double written = assbin_test::bench::best_seconds(args.runs, [&] {
         std::vector<aem::Vertex> vertices = result.model.vertices;
         std::vector<uint32_t> triangles = mesh;
         assbin::converter::detail::write_tangent_frames(vertices, triangles, wanted, true);
     });
-    const double record_copy = assbin_bench::best_seconds(args.runs, [&] {
+    const double record_copy = assbin_test::bench::best_seconds(args.runs, [&] {
         std::vector<aem::Vertex> vertices = result.model.vertices;
         std::vector<uint32_t> triangles = mesh;
         if (vertices.size() + triangles.size() == 0) std::abort();
     });
-    const double baseline = assbin_bench::best_seconds(args.runs, [&] {
+    const double baseline = assbin_test::bench::best_seconds(args.runs, [&] {
         std::memcpy(static_cast<void*>(copy.data()), points.data(), points.size() * sizeof(SurfacePoint));
         if (copy.back().uv != points.back().uv) std::abort();
     });
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
                 written * 1e9 / static_cast<double>(mesh.size()),
                 record_copy * 1e9 / static_cast<double>(mesh.size()));
     if (!args.request.empty()) {
-        assbin_tests::tangents::write_request(args.request, result.model, {mesh});
+        assbin_test::tangents::write_request(args.request, result.model, {mesh});
         std::printf("request written to %s\n", args.request.c_str());
     }
     return 0;

@@ -25,7 +25,7 @@
 namespace {
 
 using assbin::converter::detail::Pixels;
-using assbin_bench::best_seconds;
+using assbin_test::bench::best_seconds;
 
 constexpr uint32_t kSize = 2048;
 constexpr double kMegapixels = double(kSize) * kSize / 1e6;
@@ -93,7 +93,7 @@ assbin::Scene textured_scene(const std::string& dump) {
 int main(int argc, char** argv) {
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
     const std::string dump =
-        argc > 2 ? argv[2] : assbin::test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string();
+        argc > 2 ? argv[2] : assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string();
     const assbin::Scene scene = textured_scene(dump);
     for (const unsigned threads : {1u, 2u}) {
         assbin::converter::ConvertOptions options;

@@ -17,10 +17,10 @@
 namespace {
 
 using assbin::converter::ConvertOptions;
-using convert_test::convert_in_source_order;
-using convert_test::rows;
-using convert_test::SceneMaker;
-using convert_test::translation;
+using assbin_test::convert_in_source_order;
+using assbin_test::rows;
+using assbin_test::SceneMaker;
+using assbin_test::translation;
 
 bool mentions(const std::vector<std::string>& warnings, const std::string& a, const std::string& b = "") {
     return std::any_of(warnings.begin(), warnings.end(), [&](const std::string& w) {
@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(zero_ticks_per_second_means_25_unless_chosen_otherwise) {
 
 BOOST_AUTO_TEST_CASE(a_real_dump_with_zero_ticks_per_second_plays_at_25) {
     const assbin::Scene scene =
-        assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/3DS__RotatingCube.3DS.assbin"));
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/3DS__RotatingCube.3DS.assbin"));
     BOOST_TEST_REQUIRE(scene.animations[0].ticks_per_second == 0.0);
     const aem::Model model = convert_in_source_order(scene).model;
     BOOST_TEST(model.animations[0].duration == static_cast<float>(scene.animations[0].duration / 25.0));

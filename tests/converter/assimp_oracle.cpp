@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-namespace oracle {
+namespace assbin_test::oracle {
 
 namespace {
 
@@ -184,4 +184,4 @@ Eigen::Vector3d SceneEvaluator::vertex_position(const Pose& pose, uint32_t node,
     return sum.head<3>();
 }
 
-} // namespace oracle
+} // namespace assbin_test::oracle

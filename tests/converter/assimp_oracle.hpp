@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace oracle {
+namespace assbin_test::oracle {
 
 class SceneEvaluator {
   public:
@@ -51,4 +51,4 @@ class SceneEvaluator {
     std::vector<bool> skinned_; // per mesh: some bone names exactly one node
 };
 
-} // namespace oracle
+} // namespace assbin_test::oracle

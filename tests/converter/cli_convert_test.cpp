@@ -15,9 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
-using assbin::test::TempDir;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace convert_test {
+namespace assbin_test {
 
 // Whether tangents and bitangents take part. MikkTSpace runs on each output mesh in its final
 // triangle order, so the same triangle's frame may differ in the last bits between a merged and a
@@ -94,4 +94,4 @@ inline size_t materials_used(const aem::Model& model) {
     return materials.size();
 }
 
-} // namespace convert_test
+} // namespace assbin_test

@@ -15,9 +15,9 @@
 namespace {
 
 using assbin::converter::ConvertOptions;
-using convert_test::convert_in_source_order;
-using convert_test::rows;
-using convert_test::SceneMaker;
+using assbin_test::convert_in_source_order;
+using assbin_test::rows;
+using assbin_test::SceneMaker;
 
 constexpr float kTolerance = 1e-5f;
 
@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(global_transforms_compose_parent_first) {
     // Parent rotates 90 degrees about z; the child translates by (5, 0, 0) in the parent's frame.
     const uint32_t parent =
         s.node("parent", -1, rows({{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}));
-    s.node("child", static_cast<int32_t>(parent), convert_test::translation(5, 0, 0), {0});
+    s.node("child", static_cast<int32_t>(parent), assbin_test::translation(5, 0, 0), {0});
     const aem::Model model = convert_in_source_order(s.scene).model;
     // parent · child · (1, 0, 0) = R · (6, 0, 0) = (0, 6, 0); child · parent would give (5, 1, 0).
     BOOST_TEST(near(model.vertices[0].position, Eigen::Vector3f(0, 6, 0)));
@@ -71,10 +71,10 @@ BOOST_AUTO_TEST_CASE(normals_take_the_inverse_transpose_tangents_the_matrix_itse
     const Eigen::Vector3f across = Eigen::Vector3f(1, -1, 0).normalized();
     const Eigen::Vector3f along = Eigen::Vector3f(1, 1, 0).normalized();
     assbin::Mesh& mesh = s.last_mesh();
-    mesh.normals = convert_test::stream({across, across, across});
-    mesh.tangents = convert_test::stream({along, along, along});
+    mesh.normals = assbin_test::stream({across, across, across});
+    mesh.tangents = assbin_test::stream({along, along, along});
     mesh.bitangents =
-        convert_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
+        assbin_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
     s.material();
     s.node("root", -1, rows({{2, 0, 0, 7}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}), {0});
     const aem::Model model = convert_in_source_order(s.scene).model;
@@ -95,12 +95,12 @@ BOOST_AUTO_TEST_CASE(a_stored_tangent_off_the_surface_is_made_perpendicular_to_t
     const Eigen::Vector3f tilted = Eigen::Vector3f(1, 0, 1).normalized(); // 45 degrees off the surface
     assbin::Mesh& mesh = s.last_mesh();
     mesh.normals =
-        convert_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
-    mesh.tangents = convert_test::stream({tilted, tilted, tilted});
+        assbin_test::stream({Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ(), Eigen::Vector3f::UnitZ()});
+    mesh.tangents = assbin_test::stream({tilted, tilted, tilted});
     mesh.bitangents =
-        convert_test::stream({Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY()});
+        assbin_test::stream({Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY(), Eigen::Vector3f::UnitY()});
     s.material();
-    s.node("root", -1, convert_test::translation(0, 0, 0), {0});
+    s.node("root", -1, assbin_test::translation(0, 0, 0), {0});
     const aem::Vertex v = convert_in_source_order(s.scene).model.vertices[0];
     BOOST_TEST(near(v.tangent, Eigen::Vector3f::UnitX()));
 }
@@ -110,8 +110,8 @@ BOOST_AUTO_TEST_CASE(a_mesh_referenced_by_two_nodes_is_emitted_once_per_referenc
     s.triangle();
     s.material();
     const uint32_t root = s.node("root", -1);
-    s.node("left", static_cast<int32_t>(root), convert_test::translation(-10, 0, 0), {0});
-    s.node("right", static_cast<int32_t>(root), convert_test::translation(10, 0, 0), {0});
+    s.node("left", static_cast<int32_t>(root), assbin_test::translation(-10, 0, 0), {0});
+    s.node("right", static_cast<int32_t>(root), assbin_test::translation(10, 0, 0), {0});
     const aem::Model model = convert_in_source_order(s.scene).model;
     BOOST_TEST_REQUIRE(model.meshes.size() == 2u);
     BOOST_TEST(model.vertices.size() == 6u);
@@ -127,7 +127,7 @@ BOOST_AUTO_TEST_CASE(mirroring_nodes_keep_front_faces_counter_clockwise) {
     SceneMaker s;
     s.triangle();
     const Eigen::Vector3f up(0, 0, 1);
-    s.last_mesh().normals = convert_test::stream({up, up, up});
+    s.last_mesh().normals = assbin_test::stream({up, up, up});
     s.material();
     s.node("mirror", -1, rows({{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}), {0});
     const aem::Model model = convert_in_source_order(s.scene).model;
@@ -173,8 +173,8 @@ BOOST_AUTO_TEST_CASE(inverse_bind_matrices_are_stored_column_major) {
 BOOST_AUTO_TEST_CASE(uvs_come_from_the_chosen_channel_as_they_are) {
     SceneMaker s;
     s.triangle();
-    s.last_mesh().uv_channels = {convert_test::uv_channel({{0.25f, 0.75f, 0}, {1, 0, 0}, {0, 1, 0}}),
-                                 convert_test::uv_channel({{0.5f, 0.125f, 0}, {1, 1, 0}, {0, 0, 0}})};
+    s.last_mesh().uv_channels = {assbin_test::uv_channel({{0.25f, 0.75f, 0}, {1, 0, 0}, {0, 1, 0}}),
+                                 assbin_test::uv_channel({{0.5f, 0.125f, 0}, {1, 1, 0}, {0, 0, 0}})};
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     BOOST_TEST((convert_in_source_order(s.scene).model.vertices[0].uv == Eigen::Vector2f(0.25f, 0.75f)));
@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(uvs_come_from_the_chosen_channel_as_they_are) {
 
 BOOST_AUTO_TEST_CASE(a_one_component_uv_channel_gets_v_zero) {
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/generated__uv1d_scalar_texcoord.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/generated__uv1d_scalar_texcoord.gltf.assbin"));
     BOOST_TEST_REQUIRE(scene.meshes[0].uv_channels[0].component_count == 1u);
     const aem::Model model = convert_in_source_order(scene).model;
     bool some_u = false;
@@ -203,7 +203,7 @@ BOOST_AUTO_TEST_CASE(non_finite_attributes_are_zeroed_and_reported) {
     SceneMaker s;
     s.triangle();
     const Eigen::Vector3f up(0, 0, 1), bad(std::nanf(""), 0, 1);
-    s.last_mesh().normals = convert_test::stream({up, bad, up});
+    s.last_mesh().normals = assbin_test::stream({up, bad, up});
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     const assbin::converter::ConvertResult result = convert_in_source_order(s.scene);
@@ -235,11 +235,11 @@ BOOST_AUTO_TEST_CASE(the_model_is_the_same_on_one_thread_and_on_many) {
     s.material();
     const uint32_t root = s.node("root", -1, kAsymmetric, {0});
     s.node("left", static_cast<int32_t>(root));
-    s.node("right", static_cast<int32_t>(root), convert_test::translation(1, 2, 3));
+    s.node("right", static_cast<int32_t>(root), assbin_test::translation(1, 2, 3));
     assbin::Bone left, right;
     left.name = "left";
     right.name = "right";
-    right.offset = convert_test::translation(-1, -2, -3);
+    right.offset = assbin_test::translation(-1, -2, -3);
     for (uint32_t v = 0; v < kSide * kSide; ++v) {
         left.weights.push_back({v, static_cast<float>(v % kSide) + 1.0f});
         if (v % 3 != 0) right.weights.push_back({v, static_cast<float>(v / kSide) + 1.0f});

@@ -29,7 +29,7 @@ ConvertResult convert_as(const assbin::Scene& scene, aem::Layout layout) {
 }
 
 assbin::Scene fixture(const std::string& name) {
-    return assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name));
+    return assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + name));
 }
 
 // The largest distance between the two models' posed vertices (same vertex order) over the bind
@@ -51,7 +51,7 @@ double worst_pose_difference(const aem::Model& a, const aem::Model& b) {
         for (const float t : {-0.5f, 0.0f, 0.13f * d, 0.37f * d, 0.5f * d, 0.81f * d, d, d + 1.0f})
             compare(n, t);
     }
-    return worst / convert_test::model_size(a);
+    return worst / assbin_test::model_size(a);
 }
 
 } // namespace
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(names_are_cut_at_127_bytes_on_a_character_boundary) {
     const std::string accents = std::string(126, 'a') + "\xC3\xA9\xC3\xA9"; // é splits at byte 127
     BOOST_TEST(cut_name(accents) == std::string(126, 'a'));
 
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.triangle();
     s.material();
     s.node(std::string(130, 'n'), -1, assbin::Matrix4::Identity(), {0});
@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(names_are_cut_at_127_bytes_on_a_character_boundary) {
 }
 
 BOOST_AUTO_TEST_CASE(materials_get_three_textures_from_their_factors) {
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.triangle(0);
     s.triangle(1);
     const auto colour = [](const std::string& key, std::vector<float> values) {
@@ -175,14 +175,14 @@ BOOST_AUTO_TEST_CASE(materials_get_three_textures_from_their_factors) {
 }
 
 BOOST_AUTO_TEST_CASE(the_cli_writes_the_2025_layout_on_request) {
-    assbin::test::TempDir temp;
-    const std::string input = assbin::test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string();
+    assbin_test::TempDir temp;
+    const std::string input = assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string();
     const std::string out = (temp.path() / "new.aem").string();
-    BOOST_TEST(assbin::test::run_cli({"convert", input, "-o", out, "--layout", "2025"}).exit_code == 0);
-    const auto info = assbin::test::run_cli({"aem-info", out, "--validate"});
+    BOOST_TEST(assbin_test::run_cli({"convert", input, "-o", out, "--layout", "2025"}).exit_code == 0);
+    const auto info = assbin_test::run_cli({"aem-info", out, "--validate"});
     BOOST_TEST(info.exit_code == 0);
     BOOST_TEST(info.out.find("2025 layout") != std::string::npos);
-    const auto bad = assbin::test::run_cli({"convert", input, "-o", out, "--layout", "2026"});
+    const auto bad = assbin_test::run_cli({"convert", input, "-o", out, "--layout", "2026"});
     BOOST_TEST(bad.exit_code == 2);
     BOOST_TEST(bad.err.find("--layout must be 2024 or 2025") != std::string::npos);
 }

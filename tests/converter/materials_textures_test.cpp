@@ -22,8 +22,8 @@ using assbin::converter::ConvertResult;
 using assbin::converter::decode_image;
 using assbin::converter::Refusal;
 using assbin_test::refused_with;
-using convert_test::SceneMaker;
-using convert_test::string_property;
+using assbin_test::SceneMaker;
+using assbin_test::string_property;
 
 enum : uint32_t {
     kDiffuse = 1,
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(an_embedded_png_is_decoded_and_written_bottom_row_first) {
     ConvertOptions options;
     options.texture_stem = "box";
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
     const ConvertResult result = convert(scene, options);
     BOOST_TEST_REQUIRE(result.textures.size() == 1u);
     BOOST_TEST(result.textures[0].name == "box_0.png");
@@ -159,7 +159,7 @@ BOOST_AUTO_TEST_CASE(argb_texels_are_encoded_as_png_bottom_row_first) {
     ConvertOptions options;
     options.texture_stem = "mdl";
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/MDL__MDL-HL1__duplicate_submodels.mdl.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/MDL__MDL-HL1__duplicate_submodels.mdl.assbin"));
     const assbin::Texture& texture = scene.textures[0];
     BOOST_TEST_REQUIRE(!texture.is_compressed());
     const ConvertResult result = convert(scene, options);
@@ -187,7 +187,7 @@ BOOST_AUTO_TEST_CASE(keep_embedded_bytes_writes_compressed_textures_unchanged) {
     options.texture_stem = "box";
     options.keep_embedded_bytes = true;
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
     const ConvertResult result = convert(scene, options);
     BOOST_TEST_REQUIRE(result.textures.size() == 1u);
     BOOST_TEST(result.textures[0].name == "box_0.png"); // from the format hint

@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(without_uvs_the_frame_is_built_around_the_normal) {
 
 BOOST_AUTO_TEST_CASE(the_converter_generates_what_the_dump_lacks) {
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
     BOOST_TEST_REQUIRE(!scene.meshes[0].normals.has_value());
     const assbin::converter::ConvertResult result = assbin::converter::convert(scene);
     BOOST_TEST(result.stats.meshes_normals_generated == 1u);
@@ -189,7 +189,7 @@ BOOST_AUTO_TEST_CASE(the_converter_generates_what_the_dump_lacks) {
 BOOST_AUTO_TEST_CASE(generated_tangents_match_the_ones_assimp_stored_for_a_clean_mesh) {
     // huesitos.fbx was dumped with tangents; regenerate them and compare vertex by vertex.
     const assbin::Scene scene =
-        assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
     const assbin::Mesh& source = scene.meshes[0];
     BOOST_TEST_REQUIRE(source.tangents.has_value());
     TriangleMesh mesh;

@@ -23,24 +23,24 @@ namespace {
 using assbin::converter::convert;
 using assbin::converter::ConvertOptions;
 using assbin::converter::ConvertResult;
-using convert_test::convert_in_source_order;
-using convert_test::SceneMaker;
+using assbin_test::convert_in_source_order;
+using assbin_test::SceneMaker;
 
 // A unit quad as two triangles over six vertices (every corner its own vertex, as many importers
 // write), with normals and UVs, so nothing is generated that could split vertices.
 SceneMaker unwelded_quad() {
     SceneMaker s;
     s.mesh({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {{0, 1, 2}, {3, 4, 5}});
-    s.last_mesh().normals = convert_test::stream(std::vector<assbin::Vec3>(6, assbin::Vec3(0, 0, 1)));
+    s.last_mesh().normals = assbin_test::stream(std::vector<assbin::Vec3>(6, assbin::Vec3(0, 0, 1)));
     s.last_mesh().uv_channels.push_back(
-        convert_test::uv_channel({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}, {0, 1, 0}}));
+        assbin_test::uv_channel({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 0, 0}, {1, 1, 0}, {0, 1, 0}}));
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     return s;
 }
 
 ConvertResult convert_fixture(const std::string& name, const ConvertOptions& options = {}) {
-    return convert(assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name)), options);
+    return convert(assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + name)), options);
 }
 
 } // namespace
@@ -53,9 +53,9 @@ BOOST_AUTO_TEST_CASE(identical_records_weld_into_one_vertex) {
     BOOST_TEST(result.model.indices.size() == 6u);
     BOOST_TEST(result.stats.source_vertices == 6u);
     BOOST_TEST(result.stats.vertices == 4u);
-    BOOST_TEST(!convert_test::mesh_with_unwelded_vertices(result.model));
-    BOOST_TEST(convert_test::triangle_fingerprints(result.model) ==
-               convert_test::triangle_fingerprints(convert_in_source_order(unwelded_quad().scene).model));
+    BOOST_TEST(!assbin_test::mesh_with_unwelded_vertices(result.model));
+    BOOST_TEST(assbin_test::triangle_fingerprints(result.model) ==
+               assbin_test::triangle_fingerprints(convert_in_source_order(unwelded_quad().scene).model));
 }
 
 BOOST_AUTO_TEST_CASE(vertices_differing_in_any_attribute_stay_apart) {
@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(vertices_differing_in_any_attribute_stay_apart) {
     const ConvertResult flat = convert(cube.scene);
     BOOST_TEST(flat.stats.source_vertices == 36u);
     BOOST_TEST(flat.model.vertices.size() == 24u);
-    BOOST_TEST(!convert_test::mesh_with_unwelded_vertices(flat.model));
+    BOOST_TEST(!assbin_test::mesh_with_unwelded_vertices(flat.model));
 }
 
 BOOST_AUTO_TEST_CASE(minus_zero_welds_with_plus_zero_and_is_written_as_plus_zero) {
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(meshes_sharing_a_material_become_one_mesh) {
     s.material();
     s.material();
     const uint32_t root = s.node("root", -1, assbin::Matrix4::Identity(), {0, 1});
-    s.node("moved", static_cast<int32_t>(root), convert_test::translation(5, 0, 0), {2});
+    s.node("moved", static_cast<int32_t>(root), assbin_test::translation(5, 0, 0), {2});
     const ConvertResult merged = convert(s.scene);
     BOOST_TEST_REQUIRE(merged.model.meshes.size() == 2u);
     BOOST_TEST(merged.model.meshes[0].material == 0u); // materials in order of first use
@@ -120,8 +120,8 @@ BOOST_AUTO_TEST_CASE(meshes_sharing_a_material_become_one_mesh) {
     keep.keep_meshes = true;
     const ConvertResult kept = convert(s.scene, keep);
     BOOST_TEST(kept.model.meshes.size() == 3u);
-    BOOST_TEST(convert_test::triangle_fingerprints(kept.model, convert_test::Frames::Excluded) ==
-               convert_test::triangle_fingerprints(merged.model, convert_test::Frames::Excluded));
+    BOOST_TEST(assbin_test::triangle_fingerprints(kept.model, assbin_test::Frames::Excluded) ==
+               assbin_test::triangle_fingerprints(merged.model, assbin_test::Frames::Excluded));
 }
 
 BOOST_AUTO_TEST_CASE(node_animated_meshes_of_one_material_merge_and_still_move) {
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(node_animated_meshes_of_one_material_merge_and_still_move) 
     const ConvertResult merged = convert_fixture("ASE__anim.ASE.assbin");
     const ConvertResult kept = convert_fixture("ASE__anim.ASE.assbin", keep);
     BOOST_TEST(merged.model.meshes.size() < kept.model.meshes.size());
-    BOOST_TEST(merged.model.meshes.size() == convert_test::materials_used(kept.model));
+    BOOST_TEST(merged.model.meshes.size() == assbin_test::materials_used(kept.model));
     // Vertices of different mesh bones share the merged mesh.
     std::set<int32_t> extra_bones;
     const aem::Mesh& first = merged.model.meshes[0];
@@ -146,12 +146,12 @@ BOOST_DATA_TEST_CASE(every_fixture_keeps_every_triangle_and_welds_exactly,
                                             "OBJ__box.obj.tri.assbin", "ASE__anim.ASE.assbin",
                                             "3DS__RotatingCube.3DS.assbin"}),
                      fixture) {
-    const assbin::Scene scene = assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture));
+    const assbin::Scene scene = assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture));
     const ConvertResult optimised = convert(scene);
     const ConvertResult plain = convert_in_source_order(scene);
-    BOOST_TEST(convert_test::triangle_fingerprints(optimised.model, convert_test::Frames::Excluded) ==
-               convert_test::triangle_fingerprints(plain.model, convert_test::Frames::Excluded));
-    BOOST_TEST(!convert_test::mesh_with_unwelded_vertices(optimised.model));
+    BOOST_TEST(assbin_test::triangle_fingerprints(optimised.model, assbin_test::Frames::Excluded) ==
+               assbin_test::triangle_fingerprints(plain.model, assbin_test::Frames::Excluded));
+    BOOST_TEST(!assbin_test::mesh_with_unwelded_vertices(optimised.model));
     BOOST_TEST(optimised.model.vertices.size() <= plain.model.vertices.size());
     BOOST_TEST(optimised.stats.vertices_transformed <= optimised.stats.source_vertices_transformed);
     BOOST_TEST(aem::validate(optimised.model).empty());
@@ -175,7 +175,7 @@ BOOST_AUTO_TEST_CASE(optimisation_lowers_acmr_on_a_welded_skinned_model) {
     BOOST_TEST(metrics.total.acmr() < 1.2);
     const auto source = assbin::converter::measure_meshes(
         convert_in_source_order(
-            assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin")))
+            assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin")))
             .model);
     BOOST_TEST(source.total.acmr() > 2.0); // mostly unwelded: little reuse
     BOOST_TEST(source.total.weldable == source.total.vertices - metrics.total.vertices);
@@ -189,7 +189,7 @@ BOOST_DATA_TEST_CASE(without_optimisation_the_output_is_the_source_order_one_byt
     ConvertOptions options;
     options.optimize = false;
     const aem::Model model = convert_fixture(fixture + ".assbin", options).model;
-    const auto expected = assbin::test::fixture_bytes("source-order/" + fixture + ".aem");
+    const auto expected = assbin_test::fixture_bytes("source-order/" + fixture + ".aem");
     BOOST_TEST((aem::to_bytes(model) == expected));
 }
 
@@ -199,7 +199,7 @@ BOOST_AUTO_TEST_CASE(degenerate_triangles_are_kept_and_counted) {
     s.mesh(
         {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
         {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}});
-    s.last_mesh().normals = convert_test::stream(std::vector<assbin::Vec3>(9, assbin::Vec3(0, 0, 1)));
+    s.last_mesh().normals = assbin_test::stream(std::vector<assbin::Vec3>(9, assbin::Vec3(0, 0, 1)));
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     const ConvertResult result = convert(s.scene);
@@ -244,7 +244,7 @@ BOOST_AUTO_TEST_CASE(a_mesh_of_four_million_vertices_converts) {
     }
     s.mesh(std::move(positions), faces);
     s.last_mesh().normals =
-        convert_test::stream(std::vector<assbin::Vec3>(kSide * kSide, assbin::Vec3(0, 0, 1)));
+        assbin_test::stream(std::vector<assbin::Vec3>(kSide * kSide, assbin::Vec3(0, 0, 1)));
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     const ConvertResult result = convert(s.scene);

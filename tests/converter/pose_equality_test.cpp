@@ -28,11 +28,11 @@ struct Comparison {
     size_t samples = 0;
 };
 
-void compare_at(const ConvertResult& result, const oracle::SceneEvaluator& evaluator,
+void compare_at(const ConvertResult& result, const assbin_test::oracle::SceneEvaluator& evaluator,
                 std::optional<uint32_t> animation, float seconds, Comparison& comparison) {
     const aem::Model& model = result.model;
     const aem::Pose pose = aem::evaluate_pose(model, animation, seconds);
-    const oracle::SceneEvaluator::Pose expected_pose =
+    const assbin_test::oracle::SceneEvaluator::Pose expected_pose =
         evaluator.pose(animation ? std::optional<size_t>(*animation) : std::nullopt, seconds);
     for (uint32_t v = 0; v < model.vertices.size(); ++v) {
         const assbin::converter::VertexOrigin& origin = result.vertex_origins[v];
@@ -55,12 +55,12 @@ void compare_at(const ConvertResult& result, const oracle::SceneEvaluator& evalu
 // Converts the fixture and compares the bind pose and eight times of every animation, including
 // before the first key and after the last.
 Comparison compare_poses(const std::string& fixture) {
-    const assbin::Scene scene = assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture));
+    const assbin::Scene scene = assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture));
     ConvertOptions options;
     options.record_vertex_origins = true;
     const ConvertResult result = assbin::converter::convert(scene, options);
     BOOST_TEST_REQUIRE(result.vertex_origins.size() == result.model.vertices.size());
-    const oracle::SceneEvaluator evaluator(scene);
+    const assbin_test::oracle::SceneEvaluator evaluator(scene);
     Comparison comparison;
     compare_at(result, evaluator, std::nullopt, 0.0f, comparison);
     for (uint32_t a = 0; a < result.model.animations.size(); ++a) {
@@ -68,7 +68,7 @@ Comparison compare_poses(const std::string& fixture) {
         for (const float t : {-0.5f, 0.0f, 0.13f * d, 0.37f * d, 0.5f * d, 0.81f * d, d, d + 1.0f})
             compare_at(result, evaluator, a, t, comparison);
     }
-    const double tolerance = 1e-4 * convert_test::model_size(result.model);
+    const double tolerance = 1e-4 * assbin_test::model_size(result.model);
     BOOST_TEST_MESSAGE(fixture << ": " << comparison.samples << " vertex positions, worst error "
                                << comparison.worst_error << " at " << comparison.worst_where << " (tolerance "
                                << tolerance << "), largest motion " << comparison.largest_motion);
@@ -88,7 +88,7 @@ bool has_skinned_vertices(const aem::Model& model) {
 
 aem::Model convert_fixture(const std::string& fixture) {
     return assbin::converter::convert(
-               assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + fixture)))
+               assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture)))
         .model;
 }
 

@@ -26,7 +26,7 @@ using assbin::converter::Refusal;
 using assbin_test::refused_with;
 
 assbin::Scene fixture(const std::string& name) {
-    return assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name));
+    return assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + name));
 }
 
 std::vector<std::string> listing(const fs::path& folder) {
@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(a_scene_without_triangles_is_refused_saying_why) {
     BOOST_TEST(refused_with(fixture("OBJ__box_UTF16BE.obj.assbin"), Refusal::NoTriangles, "no meshes"));
     BOOST_TEST(refused_with(fixture("PLY__cube_binary_starts_with_nl.ply.assbin"), Refusal::NoTriangles,
                             "only 1 point, 5 empty faces"));
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.mesh({{0, 0, 0}, {1, 0, 0}}, {{0, 1}});
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(a_scene_without_triangles_is_refused_saying_why) {
 }
 
 BOOST_AUTO_TEST_CASE(a_non_finite_transform_on_a_mesh_node_is_refused) {
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.triangle();
     s.material();
     assbin::Matrix4 broken = assbin::Matrix4::Identity();
@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(a_non_finite_transform_on_a_mesh_node_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(the_model_and_its_textures_are_written_and_read_back) {
-    assbin::test::TempDir temp;
+    assbin_test::TempDir temp;
     const ConvertResult result = textured_result();
     assbin::converter::write_output(result, temp.path() / "box.aem");
     BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box.aem", "box_0.png"}));
@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(the_model_and_its_textures_are_written_and_read_back) {
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_model_rename_leaves_nothing_behind) {
-    assbin::test::TempDir temp;
+    assbin_test::TempDir temp;
     fs::create_directories(temp.path() / "box.aem" / "occupied"); // the model's name is a non-empty folder
     BOOST_CHECK_THROW(assbin::converter::write_output(textured_result(), temp.path() / "box.aem"),
                       aem::Error);
@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(a_failed_model_rename_leaves_nothing_behind) {
 }
 
 BOOST_AUTO_TEST_CASE(a_failed_texture_write_leaves_no_model_and_no_temporary) {
-    assbin::test::TempDir temp;
+    assbin_test::TempDir temp;
     fs::create_directories(temp.path() / "box_0.png" /
                            "occupied"); // the texture's name is a non-empty folder
     BOOST_CHECK_THROW(assbin::converter::write_output(textured_result(), temp.path() / "box.aem"),
@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_CASE(a_failed_texture_write_leaves_no_model_and_no_temporary) {
 }
 
 BOOST_AUTO_TEST_CASE(an_existing_output_is_replaced_whole) {
-    assbin::test::TempDir temp;
+    assbin_test::TempDir temp;
     std::ofstream(temp.path() / "box.aem") << "old content";
     assbin::converter::write_output(textured_result(), temp.path() / "box.aem");
     BOOST_TEST((aem::read_file(temp.path() / "box.aem") == textured_result().model));

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace convert_test {
+namespace assbin_test {
 
 // A matrix from its rows, as ASSBIN lists a1 a2 a3 a4 / b1 ... / d1 ... d4.
 inline assbin::Matrix4 rows(std::initializer_list<std::initializer_list<float>> values) {
@@ -119,4 +119,4 @@ convert_in_source_order(const assbin::Scene& scene, assbin::converter::ConvertOp
     return assbin::converter::convert(scene, options);
 }
 
-} // namespace convert_test
+} // namespace assbin_test

@@ -14,10 +14,10 @@ namespace {
 
 using assbin::converter::Influence;
 using assbin::converter::limit_influences;
-using convert_test::convert_in_source_order;
-using convert_test::rows;
-using convert_test::SceneMaker;
-using convert_test::translation;
+using assbin_test::convert_in_source_order;
+using assbin_test::rows;
+using assbin_test::SceneMaker;
+using assbin_test::translation;
 
 bool near(const Eigen::Matrix4f& a, const Eigen::Matrix4f& b, float tolerance = 1e-5f) {
     return (a - b).cwiseAbs().maxCoeff() <= tolerance;

@@ -40,11 +40,11 @@ bool warned(const ConvertResult& result, const std::string& a, const std::string
 
 // A one-triangle scene whose material names `path` in texture slot `type`, with the scene's
 // embedded textures as given.
-convert_test::SceneMaker textured(uint32_t type, const std::string& path,
+assbin_test::SceneMaker textured(uint32_t type, const std::string& path,
                                   std::vector<assbin::Texture> embedded) {
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.triangle();
-    s.material({convert_test::string_property("$tex.file", path, type)});
+    s.material({assbin_test::string_property("$tex.file", path, type)});
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     s.scene.textures = std::move(embedded);
     return s;
@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_SUITE(textures_2025)
 
 BOOST_AUTO_TEST_CASE(an_embedded_png_keeps_its_own_size_and_gets_a_full_chain) {
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
     int width = 0, height = 0, channels = 0;
     const std::vector<uint8_t>& png = scene.textures.at(0).data;
     BOOST_TEST_REQUIRE(stbi_info_from_memory(png.data(), int(png.size()), &width, &height, &channels) == 1);
@@ -87,9 +87,9 @@ BOOST_AUTO_TEST_CASE(an_embedded_png_keeps_its_own_size_and_gets_a_full_chain) {
 
 BOOST_AUTO_TEST_CASE(an_external_name_is_found_ignoring_case_in_a_texture_folder) {
     const assbin::Scene scene = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"));
     ConvertOptions options;
-    options.texture_folders = {assbin::test::fixture_path("textures/3DS")};
+    options.texture_folders = {assbin_test::fixture_path("textures/3DS")};
     const ConvertResult found = convert_2025(scene, options);
     const aem::Texture& base = slot(found.model, found.model.materials.at(0).base_color_texture);
     BOOST_TEST(base.width == 512u); // test.png's own size (the material says TEST.PNG)
@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(bad_images_give_a_warning_and_the_default) {
     BOOST_TEST(warned(past, "material 0", "names no embedded texture"));
 
     const assbin::Scene box = assbin::read_file(
-        assbin::test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
+        assbin_test::fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
     ConvertOptions small;
     small.max_texture_pixels = 100; // the 211 x 211 PNG is refused from its header, before decoding
     const ConvertResult refused = convert_2025(box, small);
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(bad_images_give_a_warning_and_the_default) {
 }
 
 BOOST_AUTO_TEST_CASE(identical_textures_are_stored_once) {
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.triangle(0);
     s.triangle(1);
     s.material();

@@ -52,7 +52,7 @@ void check_covers(const std::vector<Eigen::Vector3f>& polygon, const Triangles& 
 }
 
 assbin::converter::ConvertResult convert_fixture(const std::string& name) {
-    return assbin::converter::convert(assbin::read_file(assbin::test::fixture_path("assimp-5.2.5/" + name)));
+    return assbin::converter::convert(assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + name)));
 }
 
 bool mentions(const std::vector<std::string>& warnings, const std::string& a, const std::string& b) {
@@ -144,12 +144,12 @@ BOOST_AUTO_TEST_CASE(a_mesh_without_triangles_is_omitted_and_the_ranges_stay_exa
 }
 
 BOOST_AUTO_TEST_CASE(the_mesh_pipeline_triangulates_concave_faces_correctly) {
-    convert_test::SceneMaker s;
+    assbin_test::SceneMaker s;
     s.mesh({{0, 0, 0}, {6, 0, 0}, {6, 4, 0}, {3, 1, 0}, {0, 4, 0}, {9, 9, 9}}, {{0, 1, 2, 3, 4}, {5}});
     s.material();
     s.node("root", -1, assbin::Matrix4::Identity(), {0});
     // Source order: the check below reads the vertices as the polygon's corners.
-    const assbin::converter::ConvertResult result = convert_test::convert_in_source_order(s.scene);
+    const assbin::converter::ConvertResult result = assbin_test::convert_in_source_order(s.scene);
     BOOST_TEST(result.stats.polygons_triangulated == 1u);
     BOOST_TEST(result.stats.points_dropped == 1u);
     BOOST_TEST(result.model.vertices.size() == 5u); // the point's vertex is not kept

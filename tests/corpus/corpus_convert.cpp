@@ -139,7 +139,7 @@ bool reason_is_true(Refusal refusal, const assbin::Scene& scene) {
 
 // The largest pose error over the bind pose and eight times of each animation, relative to size.
 double worst_relative_pose_error(const assbin::Scene& scene, const assbin::converter::ConvertResult& result) {
-    const oracle::SceneEvaluator evaluator(scene);
+    const assbin_test::oracle::SceneEvaluator evaluator(scene);
     const aem::Model& model = result.model;
     double worst = 0;
     const auto compare = [&](std::optional<uint32_t> animation, float seconds) {
@@ -158,22 +158,22 @@ double worst_relative_pose_error(const assbin::Scene& scene, const assbin::conve
         for (const float t : {-0.25f, 0.0f, 0.15f * d, 0.3f * d, 0.5f * d, 0.7f * d, 0.9f * d, d + 0.5f})
             compare(a, t);
     }
-    return worst / convert_test::model_size(model);
+    return worst / assbin_test::model_size(model);
 }
 
 // Why the optimised geometry differs from the source-order conversion of the same scene, or empty.
 std::string check_optimised_geometry(const assbin::Scene& scene, const aem::Model& model) {
-    if (const auto mesh = convert_test::mesh_with_unwelded_vertices(model))
+    if (const auto mesh = assbin_test::mesh_with_unwelded_vertices(model))
         return "mesh " + std::to_string(*mesh) + " holds two identical vertex records (weld missed)";
     assbin::converter::ConvertOptions source_order;
     source_order.optimize = false;
     source_order.layout = model.layout;
     const aem::Model plain = assbin::converter::convert(scene, source_order).model;
-    if (convert_test::triangle_fingerprints(plain, convert_test::Frames::Excluded) != convert_test::triangle_fingerprints(model, convert_test::Frames::Excluded))
+    if (assbin_test::triangle_fingerprints(plain, assbin_test::Frames::Excluded) != assbin_test::triangle_fingerprints(model, assbin_test::Frames::Excluded))
         return "the optimised triangles differ from the source-order ones (lost, changed or rewound)";
-    if (model.meshes.size() != convert_test::materials_used(plain))
+    if (model.meshes.size() != assbin_test::materials_used(plain))
         return std::to_string(model.meshes.size()) + " meshes for " +
-               std::to_string(convert_test::materials_used(plain)) + " materials used";
+               std::to_string(assbin_test::materials_used(plain)) + " materials used";
     return {};
 }
 

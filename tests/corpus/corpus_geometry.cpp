@@ -90,9 +90,9 @@ int main(int argc, char** argv) {
             const auto before_metrics = assbin::converter::measure_meshes(before);
             source.add(before_metrics.total, before.meshes.size());
             optimised.add(assbin::converter::measure_meshes(after).total, after.meshes.size());
-            if (!keep_meshes && after.meshes.size() != convert_test::materials_used(before)) {
+            if (!keep_meshes && after.meshes.size() != assbin_test::materials_used(before)) {
                 std::printf("MISSED   %s: %zu meshes for %zu materials\n", file.filename().c_str(),
-                            after.meshes.size(), convert_test::materials_used(before));
+                            after.meshes.size(), assbin_test::materials_used(before));
                 ++mesh_count_misses;
             }
         } catch (const std::exception& error) { // unconvertible (point clouds): not part of the set

@@ -24,7 +24,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using namespace assbin_tests::tangents;
+using namespace assbin_test::tangents;
 
 namespace {
 

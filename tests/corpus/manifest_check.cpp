@@ -4,6 +4,7 @@
 //
 // usage: manifest_check ASSBIN_CLI CORPUS_DIR   (CORPUS_DIR holds MANIFEST.tsv and MESHES.tsv)
 #include "support/json_read.hpp"
+#include <quoting.hpp>
 
 #include <array>
 #include <cstdio>
@@ -52,12 +53,7 @@ std::vector<Row> read_tsv(const fs::path& path) {
     return rows;
 }
 
-std::string shell_quote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
+using assbin_common::shell_quote;
 
 // Runs `cli info --json file`; returns the parsed JSON, or throws with the program's exit status.
 json info_json(const std::string& cli, const fs::path& file) {

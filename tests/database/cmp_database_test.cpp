@@ -17,9 +17,9 @@
 #include <fstream>
 
 namespace fs = std::filesystem;
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
-using assbin::test::TempDir;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
 using nlohmann::json;
 
 namespace {

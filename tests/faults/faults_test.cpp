@@ -14,6 +14,7 @@
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
+#include <quoting.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -25,9 +26,9 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
-using assbin::test::TempDir;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
 
 namespace {
 
@@ -58,7 +59,7 @@ int shell(const std::string& command) {
 }
 
 std::string shell_quoted(const fs::path& path) {
-    return "'" + path.string() + "'";
+    return assbin_common::shell_quote(path.string());
 }
 
 const std::string& cli() {

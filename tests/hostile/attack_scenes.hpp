@@ -4,7 +4,7 @@
 
 #include "support/dump_builder.hpp"
 
-namespace attack_scenes {
+namespace assbin_test::attack_scenes {
 
 inline assbin_test::MeshSpec triangle_mesh() {
     assbin_test::MeshSpec mesh;
@@ -21,4 +21,4 @@ inline assbin_test::SceneSpec one_triangle() {
     return s;
 }
 
-} // namespace attack_scenes
+} // namespace assbin_test::attack_scenes

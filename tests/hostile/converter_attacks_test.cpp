@@ -18,7 +18,7 @@
 #include <limits>
 
 using namespace assbin_test;
-using namespace attack_scenes;
+using namespace assbin_test::attack_scenes;
 using assbin::converter::ConvertResult;
 using assbin::converter::Refusal;
 

@@ -23,7 +23,7 @@
 #include <optional>
 
 using namespace assbin_test;
-using namespace attack_scenes;
+using namespace assbin_test::attack_scenes;
 using assbin::ErrorCode;
 
 namespace {

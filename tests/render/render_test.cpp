@@ -18,9 +18,9 @@
 namespace {
 
 namespace fs = std::filesystem;
-using assbin::test::fixture_path;
-using assbin::test::run_cli;
-using assbin::test::TempDir;
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
 
 struct Image {
     int width = 0, height = 0;

@@ -1,6 +1,7 @@
 #include "support/fixtures.hpp"
 
 #include <assbin/format.hpp>
+#include <quoting.hpp>
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,7 +13,7 @@
 
 namespace fs = std::filesystem;
 
-namespace assbin::test {
+namespace assbin_test {
 
 std::vector<std::byte> fixture_bytes(const std::string& relative) {
     std::ifstream file(fixture_path(relative), std::ios::binary);
@@ -25,7 +26,7 @@ std::vector<std::byte> fixture_bytes(const std::string& relative) {
 
 std::vector<std::string> all_assbin_fixtures() {
     std::vector<std::string> names;
-    for (const fs::path& file : find_dumps(ASSBIN_TEST_DATA_DIR))
+    for (const fs::path& file : assbin::find_dumps(ASSBIN_TEST_DATA_DIR))
         names.push_back(fs::relative(file, ASSBIN_TEST_DATA_DIR).generic_string());
     std::sort(names.begin(), names.end()); // relative names can sort apart from the full paths
     return names;
@@ -33,12 +34,7 @@ std::vector<std::string> all_assbin_fixtures() {
 
 namespace {
 
-std::string shell_quote(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
+using assbin_common::shell_quote;
 
 std::string slurp(const fs::path& path) {
     std::ifstream file(path, std::ios::binary);
@@ -68,4 +64,4 @@ CommandResult run_cli(const std::vector<std::string>& args) {
     return result;
 }
 
-} // namespace assbin::test
+} // namespace assbin_test

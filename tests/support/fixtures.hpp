@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace assbin::test {
+namespace assbin_test {
 
 // tests/data/<relative>
 inline std::filesystem::path fixture_path(const std::string& relative) {
@@ -30,4 +30,4 @@ struct CommandResult {
 // Runs the built `assbin` with these arguments (each shell-quoted), capturing both streams.
 CommandResult run_cli(const std::vector<std::string>& args);
 
-} // namespace assbin::test
+} // namespace assbin_test

@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-namespace assbin::test {
+namespace assbin_test {
 
 class TempDir {
   public:
@@ -42,4 +42,4 @@ class TempDir {
     std::filesystem::path path_;
 };
 
-} // namespace assbin::test
+} // namespace assbin_test

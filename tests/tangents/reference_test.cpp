@@ -27,7 +27,7 @@
 
 namespace {
 
-using namespace assbin_tests::tangents;
+using namespace assbin_test::tangents;
 namespace fs = std::filesystem;
 
 struct NamedModel {
@@ -52,7 +52,7 @@ struct Converted {
 
 Converted convert_named(const std::string& fixture) {
     Converted out;
-    out.scene = assbin::read_file(assbin::test::fixture_path("assimp-5.2.5") / fixture);
+    out.scene = assbin::read_file(assbin_test::fixture_path("assimp-5.2.5") / fixture);
     assbin::converter::ConvertOptions options;
     options.optimize = false;
     options.record_vertex_origins = true;
@@ -77,10 +77,10 @@ void expect_exact(const Agreement& a, size_t comparable_least) {
 
 BOOST_DATA_TEST_CASE(stored_reference_answers_agree_to_a_tenth_of_a_degree, kNamedModels, model) {
     const Converted converted = convert_named(model.fixture);
-    fs::path stored = assbin::test::fixture_path("tangents") / model.fixture;
+    fs::path stored = assbin_test::fixture_path("tangents") / model.fixture;
     stored += ".mktr";
     if (std::getenv("ASSBIN_UPDATE_TANGENT_REFERENCES") && live_reference_available()) {
-        const assbin::test::TempDir temp;
+        const assbin_test::TempDir temp;
         write_request(temp.path() / "request", converted.result.model, converted.corners);
         run_reference("node", fs::path(ASSBIN_TANGENT_REFERENCE_DIR) / "mikktspace_reference.js",
                       temp.path() / "request", stored);
@@ -95,7 +95,7 @@ BOOST_DATA_TEST_CASE(the_live_reference_agrees_to_a_tenth_of_a_degree, kNamedMod
         return;
     }
     const Converted converted = convert_named(model.fixture);
-    assbin::test::TempDir temp;
+    assbin_test::TempDir temp;
     write_request(temp.path() / "request", converted.result.model, converted.corners);
     run_reference("node", fs::path(ASSBIN_TANGENT_REFERENCE_DIR) / "mikktspace_reference.js",
                   temp.path() / "request", temp.path() / "response");

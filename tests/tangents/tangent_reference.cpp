@@ -9,7 +9,7 @@
 #include <iterator>
 #include <stdexcept>
 
-namespace assbin_tests::tangents {
+namespace assbin_test::tangents {
 
 namespace {
 
@@ -216,4 +216,4 @@ CornerMask order_defects(const aem::Model& model, const std::vector<std::vector<
     return mask;
 }
 
-} // namespace assbin_tests::tangents
+} // namespace assbin_test::tangents

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace assbin_tests::tangents {
+namespace assbin_test::tangents {
 
 // Per AEM mesh, the vertex indices (three per triangle) of its triangles whose tangents the
 // converter generated: those from source meshes with UVs and without stored tangents. Needs a
@@ -78,4 +78,4 @@ CornerMask order_defects(const aem::Model& model, const std::vector<std::vector<
                          const std::vector<std::vector<double>>& degrees,
                          const std::vector<std::vector<Eigen::Vector4f>>& reversed_reference);
 
-} // namespace assbin_tests::tangents
+} // namespace assbin_test::tangents
