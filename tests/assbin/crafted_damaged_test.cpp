@@ -10,67 +10,9 @@ using assbin::ErrorCode;
 BOOST_AUTO_TEST_SUITE(crafted_damaged)
 
 // ---------------------------------------------------------------------------------------------
-// Damaged files: clear ParseErrors.
-
-BOOST_AUTO_TEST_CASE(rejects_node_mesh_count_past_chunk_end) {
-    SceneSpec s;
-    s.root.declared_meshes = 1'000'000;
-    Dump d = build_dump(s, WriterProfile::p5());
-    const ChunkInfo& node = d.chunk("scene/node");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/node", node.offset, node.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_node_child_count_past_chunk_end) {
-    SceneSpec s;
-    s.root.children = {make_node("only")};
-    s.root.declared_children = 0xffffffffu;
-    Dump d = build_dump(s, WriterProfile::p5());
-    const ChunkInfo& node = d.chunk("scene/node");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/node", node.offset, node.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_mesh_vertex_count_past_chunk_end) {
-    MeshSpec m;
-    m.positions = ramp3(3, 1);
-    m.vertex_count = 0x40000000;
-    Dump d = build_dump(single_mesh_scene(m), WriterProfile::p5());
-    const ChunkInfo& mesh = d.chunk("scene/mesh[0]");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/mesh[0]", mesh.offset, mesh.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_mesh_face_count_past_chunk_end) {
-    MeshSpec m;
-    m.positions = ramp3(3, 1);
-    m.faces = {{0, 1, 2}};
-    m.declared_faces = 5;
-    Dump d = build_dump(single_mesh_scene(m), WriterProfile::p5());
-    const ChunkInfo& mesh = d.chunk("scene/mesh[0]");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/mesh[0]", mesh.offset, mesh.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_bone_weight_count_past_chunk_end) {
-    MeshSpec m;
-    m.positions = ramp3(3, 1);
-    BoneSpec b;
-    b.name = "b";
-    b.weights = {{0, 1}};
-    b.declared_weights = 0x20000000;
-    m.bones = {b};
-    Dump d = build_dump(single_mesh_scene(m), WriterProfile::p5());
-    const ChunkInfo& bone = d.chunk("scene/mesh[0]/bone[0]");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/mesh[0]/bone[0]", bone.offset, bone.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_material_property_count_past_chunk_end) {
-    SceneSpec s;
-    MaterialSpec mat;
-    mat.properties = {prop_ints("$i", {1})};
-    mat.declared_properties = 100000;
-    s.materials = {mat};
-    Dump d = build_dump(s, WriterProfile::p5());
-    const ChunkInfo& c = d.chunk("scene/material[0]");
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/material[0]", c.offset, c.end());
-}
+// Damaged files: clear ParseErrors. Counts past their chunk, a child node longer than its parent and
+// a 100,000-deep node chain are tests/hostile/reader_attacks_test.cpp's cases (with the offset and
+// heap checks); these are the damages only a crafted layout can make.
 
 BOOST_AUTO_TEST_CASE(rejects_property_data_length_past_chunk_end) {
     SceneSpec s;
@@ -81,18 +23,6 @@ BOOST_AUTO_TEST_CASE(rejects_property_data_length_past_chunk_end) {
     Dump d = build_dump(s, WriterProfile::p5());
     const ChunkInfo& c = d.chunk("scene/material[0]/property[0]");
     expect_error(d.bytes, ErrorCode::Truncated, "scene/material[0]/property[0]", c.offset, c.end());
-}
-
-BOOST_AUTO_TEST_CASE(rejects_metadata_count_past_chunk_end) {
-    SceneSpec s;
-    s.root.children = {make_node("m", {}, {}, {{"k", 0, true}})};
-    s.root.children[0].declared_metadata = 0x10000;
-    Dump d = build_dump(s, WriterProfile::p5());
-    // Neither layout fits; the error names the node either way.
-    assbin::ParseError e = read_error(d.bytes);
-    BOOST_TEST(e.chunk_path().starts_with("scene/node"));
-    BOOST_TEST(e.offset() >= d.chunk("scene/node").offset);
-    BOOST_TEST(e.offset() <= d.chunk("scene/node").end());
 }
 
 BOOST_AUTO_TEST_CASE(rejects_chunk_length_past_its_parent) {
@@ -115,15 +45,6 @@ BOOST_AUTO_TEST_CASE(rejects_chunk_length_past_its_parent) {
     const uint32_t too_long = p0.length + 200;
     std::memcpy(bytes.data() + p0.offset + 4, &too_long, 4);
     expect_error(bytes, ErrorCode::BadLength, "scene/material[0]", p0.offset, p0.offset);
-}
-
-BOOST_AUTO_TEST_CASE(rejects_child_node_length_past_its_parent) {
-    SceneSpec s;
-    s.root.children = {make_node("child")};
-    s.root.children[0].length_override = 5000;
-    Dump d = build_dump(s, WriterProfile::p5());
-    const ChunkInfo& child = d.chunk("scene/node/node[0]");
-    expect_error(d.bytes, ErrorCode::BadLength, "scene/node", child.offset, child.offset);
 }
 
 BOOST_AUTO_TEST_CASE(rejects_wrong_child_chunk_id) {
@@ -353,18 +274,6 @@ BOOST_AUTO_TEST_CASE(rejects_inflated_body_over_the_size_limit) {
                assbin::error_code_name(ErrorCode::LimitExceeded));
     options.limits.max_inflated_bytes = dn.body.size();
     BOOST_CHECK_NO_THROW(read_dump(dn.bytes, options));
-}
-
-BOOST_AUTO_TEST_CASE(rejects_node_nesting_100000_deep_with_limit_exceeded) {
-    for (const WriterProfile& p : {WriterProfile::p5(), WriterProfile::p2()}) {
-        BOOST_TEST_CONTEXT(p.label) {
-            Bytes file = assemble(p, deep_node_chain_body(100'000, p));
-            assbin::ParseError e = read_error(file);
-            BOOST_TEST(assbin::error_code_name(e.code()) ==
-                       assbin::error_code_name(ErrorCode::LimitExceeded));
-            BOOST_TEST(e.chunk_path().starts_with("scene/node/node[0]"));
-        }
-    }
 }
 
 BOOST_AUTO_TEST_CASE(accepts_node_nesting_up_to_the_limit) {

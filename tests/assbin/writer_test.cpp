@@ -2,6 +2,7 @@
 // is corpus_roundtrip's job) and the test-side dump builder, which was written from
 // ASSBIN-FORMAT.md alone. Also the §5 hash and bounds rules, the header, the refusals and the
 // atomic file output.
+#include "support/crafted_scenes.hpp"
 #include "support/data_test_case.hpp"
 #include "support/dump_builder.hpp"
 #include "support/fixtures.hpp"
@@ -27,6 +28,10 @@ using assbin_test::fixture_bytes;
 using assbin_test::Bytes;
 using assbin_test::F3;
 using assbin_test::F4;
+using assbin_test::ramp3;
+using assbin_test::ramp4;
+using assbin_test::read_dump;
+using assbin_test::texels;
 
 namespace {
 
@@ -83,32 +88,8 @@ T load(const Bytes& bytes, size_t offset) {
     return value;
 }
 
-// ---- a scene with something of every kind, for the dump builder
-
-std::vector<F3> ramp3(size_t n, float scale, float offset = 0.0f) {
-    std::vector<F3> out;
-    for (size_t i = 0; i < n; ++i) {
-        const float f = static_cast<float>(i);
-        out.push_back({offset + f * scale, -f * scale * 0.5f, 1.0f / (f + 1.0f)});
-    }
-    return out;
-}
-
-std::vector<F4> ramp4(size_t n, float scale) {
-    std::vector<F4> out;
-    for (size_t i = 0; i < n; ++i) {
-        const float f = static_cast<float>(i);
-        out.push_back({f * scale, 1.0f - f * scale, 0.25f + f, 0.5f * f});
-    }
-    return out;
-}
-
-Bytes pattern(size_t n, uint8_t seed) {
-    Bytes out;
-    for (size_t i = 0; i < n; ++i)
-        out.push_back(static_cast<std::byte>(seed + i * 7));
-    return out;
-}
+// ---- a scene with something of every kind, for the dump builder (ramps and texels from
+// support/crafted_scenes.hpp, shared with the crafted-variant tests)
 
 assbin_test::MeshSpec every_stream_mesh() {
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -212,8 +193,8 @@ assbin_test::SceneSpec oracle_scene(bool placement) {
     second.properties = {assbin_test::prop_string("?mat.name", "second")};
     s.materials = {{every_property(), std::nullopt}, second};
     s.animations = {walk_animation()};
-    s.textures = {assbin_test::compressed_texture("png", pattern(37, 0x89)),
-                  assbin_test::argb_texture(2, 3, pattern(24, 3), "")};
+    s.textures = {assbin_test::compressed_texture("png", texels(37, 0x89)),
+                  assbin_test::argb_texture(2, 3, texels(24, 3), "")};
     for (uint32_t type = 0; type <= 5; ++type) {
         assbin_test::LightSpec light;
         light.name = "light" + std::to_string(type);
@@ -248,10 +229,6 @@ void strip_metadata(assbin_test::NodeSpec& node) {
     node.metadata.clear();
     for (assbin_test::NodeSpec& child : node.children)
         strip_metadata(child);
-}
-
-assbin::Scene read_bytes(const Bytes& bytes) {
-    return assbin::read_scene(bytes);
 }
 
 // Expects write() to throw WriteError at `path` (any path when empty); returns the message.
@@ -331,7 +308,7 @@ BOOST_AUTO_TEST_CASE(super_fast_hash_matches_the_format_test_vectors) {
 
 BOOST_AUTO_TEST_CASE(super_fast_hash_of_any_length_matches_the_builder) {
     // Every tail case (1, 2, 3 bytes), with bytes >= 0x80 read as signed chars like Hash.h.
-    const Bytes data = pattern(11, 0xF3);
+    const Bytes data = texels(11, 0xF3);
     for (size_t length = 0; length <= data.size(); ++length) {
         const std::span<const std::byte> part(data.data(), length);
         BOOST_TEST(assbin::super_fast_hash(part, 0x1234u) == assbin_test::super_fast_hash(part, 0x1234u),
@@ -385,10 +362,10 @@ BOOST_AUTO_TEST_CASE(writes_a_crafted_scene_byte_identical_to_the_builder_full_a
     const assbin_test::Dump full = assbin_test::build_dump(spec, assbin_test::WriterProfile::p5());
     const assbin_test::Dump shortened =
         assbin_test::build_dump(spec, assbin_test::WriterProfile::p5().with_shortened());
-    const assbin::Scene scene = read_bytes(full.bytes);
+    const assbin::Scene scene = read_dump(full.bytes);
     CHECK_SAME_BODY(body_of(assbin::write(scene, as(false))), full.body);
     CHECK_SAME_BODY(body_of(assbin::write(scene, as(true))), shortened.body); // bounds and hashes computed
-    CHECK_SAME_BODY(body_of(assbin::write(read_bytes(shortened.bytes), as(true))), shortened.body);
+    CHECK_SAME_BODY(body_of(assbin::write(read_dump(shortened.bytes), as(true))), shortened.body);
     CHECK_SAME_BODY(body_of(assbin::write(scene, as(false, true))), full.body);
 }
 
@@ -406,12 +383,12 @@ BOOST_AUTO_TEST_CASE(rewrites_every_older_layout_as_the_current_one) {
             const assbin_test::Dump current = assbin_test::build_dump(current_spec, WriterProfile::p5());
             const assbin_test::Dump current_short =
                 assbin_test::build_dump(current_spec, WriterProfile::p5().with_shortened());
-            const assbin::Scene old = read_bytes(assbin_test::build_dump(spec, profile).bytes);
+            const assbin::Scene old = read_dump(assbin_test::build_dump(spec, profile).bytes);
             CHECK_SAME_BODY(body_of(assbin::write(old, as(false))), current.body);
             CHECK_SAME_BODY(body_of(assbin::write(old, as(true))), current_short.body);
             if (profile.label.rfind("P1", 0) == 0) { // assimp_cmd <= 5.0.1 also wrote shortened dumps
                 const assbin::Scene old_short =
-                    read_bytes(assbin_test::build_dump(spec, profile.with_shortened()).bytes);
+                    read_dump(assbin_test::build_dump(spec, profile.with_shortened()).bytes);
                 CHECK_SAME_BODY(body_of(assbin::write(old_short, as(true))), current_short.body);
             }
         }
@@ -424,7 +401,7 @@ BOOST_AUTO_TEST_CASE(full_fixtures_rewrite_byte_identical_after_the_header) {
     for (const char* name : kFullFixtures) {
         BOOST_TEST_CONTEXT(name) {
             const Bytes file = fixture_bytes(name);
-            const assbin::Scene scene = read_bytes(file);
+            const assbin::Scene scene = read_dump(file);
             CHECK_SAME_BODY(body_of(assbin::write(scene, as(false))), body_of(file));
             CHECK_SAME_BODY(body_of(assbin::write(scene, as(false, true))), body_of(file));
         }
@@ -437,7 +414,7 @@ BOOST_AUTO_TEST_CASE(compressed_fixtures_rewrite_to_a_body_that_inflates_the_sam
           "assimp-5.2.5/LWO__LWO2__box_2vc_1unused.lwo.z.assbin"}) {
         BOOST_TEST_CONTEXT(name) {
             const Bytes file = fixture_bytes(name);
-            const Bytes ours = assbin::write(read_bytes(file), as(false, true));
+            const Bytes ours = assbin::write(read_dump(file), as(false, true));
             BOOST_TEST(load<uint16_t>(ours, 62) == 1u);
             BOOST_TEST(load<uint32_t>(ours, 512) == body_of(file).size()); // prefix: the body length
             BOOST_TEST(static_cast<uint8_t>(ours[516]) == 0x78u);          // zlib, level 9: 78 DA
@@ -450,7 +427,7 @@ BOOST_AUTO_TEST_CASE(compressed_fixtures_rewrite_to_a_body_that_inflates_the_sam
 BOOST_AUTO_TEST_CASE(full_fixtures_shorten_to_assimps_own_shortened_twins) {
     for (const auto& [full, twin] : kTwins) {
         BOOST_TEST_CONTEXT(full) {
-            const assbin::Scene scene = read_bytes(fixture_bytes(full));
+            const assbin::Scene scene = read_dump(fixture_bytes(full));
             const Bytes ours = assbin::write(scene, as(true));
             BOOST_TEST(load<uint16_t>(ours, 60) == 1u);
             CHECK_SAME_BODY(body_of(ours), body_of(fixture_bytes(twin)));
@@ -466,7 +443,7 @@ BOOST_AUTO_TEST_CASE(shortened_fixtures_rewrite_byte_identical) {
           "assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin.regress"}) {
         BOOST_TEST_CONTEXT(name) {
             const Bytes file = fixture_bytes(name);
-            CHECK_SAME_BODY(body_of(assbin::write(read_bytes(file), as(true))), body_of(file));
+            CHECK_SAME_BODY(body_of(assbin::write(read_dump(file), as(true))), body_of(file));
         }
     }
 }
@@ -481,8 +458,8 @@ std::vector<std::string> older_fixtures() {
 
 BOOST_DATA_TEST_CASE(old_layout_fixtures_come_out_in_the_current_layout_and_read_back_equal,
                      assbin_test::fixtures(older_fixtures()), name) {
-    const assbin::Scene old = read_bytes(fixture_bytes(name));
-    const assbin::Scene again = read_bytes(assbin::write(old, as(old.is_shortened())));
+    const assbin::Scene old = read_dump(fixture_bytes(name));
+    const assbin::Scene again = read_dump(assbin::write(old, as(old.is_shortened())));
     BOOST_TEST(again.layout.node_metadata);
     BOOST_TEST(!again.layout.mixed_double);
     BOOST_TEST(again.layout.exact_mesh_lengths);
@@ -498,14 +475,14 @@ BOOST_DATA_TEST_CASE(old_layout_fixtures_come_out_in_the_current_layout_and_read
 
 BOOST_AUTO_TEST_CASE(make_shortened_matches_what_the_shortened_dump_reads_back_as) {
     const assbin::Scene full =
-        read_bytes(fixture_bytes("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
+        read_dump(fixture_bytes("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
     const assbin::Scene derived = assbin::make_shortened(full);
     BOOST_TEST(derived.is_shortened());
     BOOST_TEST(derived.meshes[0].positions->values.empty());
     BOOST_TEST(derived.meshes[0].face_hashes.size() == assbin::face_hash_count(full.meshes[0].face_count));
     assbin::CompareOptions exact;
     exact.epsilon = 0;
-    const assbin::Scene written = read_bytes(assbin::write(full, as(true)));
+    const assbin::Scene written = read_dump(assbin::write(full, as(true)));
     BOOST_TEST(assbin::compare(derived, written, exact).total == 0u);
     // Bitwise too: a rewrite of the derived scene gives the same bytes.
     CHECK_SAME_BODY(body_of(assbin::write(derived, as(true))), body_of(assbin::write(full, as(true))));
@@ -522,7 +499,7 @@ BOOST_AUTO_TEST_CASE(asctime_utc_gives_the_25_characters_of_asctime) {
 }
 
 BOOST_AUTO_TEST_CASE(header_fields_hold_the_documented_values) {
-    const assbin::Scene scene = read_bytes(fixture_bytes("assimp-5.2.5/SMD__triangle.smd.assbin"));
+    const assbin::Scene scene = read_dump(fixture_bytes("assimp-5.2.5/SMD__triangle.smd.assbin"));
     assbin::WriteOptions options = as(true, true);
     options.time = std::chrono::system_clock::from_time_t(1420280430);
     options.source_name = std::string(254, 'n') + "\xc3\xa9"; // 256 bytes: the é must not be cut in two
@@ -557,7 +534,7 @@ BOOST_AUTO_TEST_CASE(header_fields_hold_the_documented_values) {
 
 BOOST_AUTO_TEST_CASE(refuses_to_write_a_shortened_scene_as_full_and_says_why) {
     const assbin::Scene shortened =
-        read_bytes(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
+        read_dump(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
     const std::string message = write_refusal(shortened, as(false), "scene");
     BOOST_TEST(message.find("shortened") != std::string::npos);
     BOOST_TEST(message.find("bounds and face hashes") != std::string::npos);
@@ -565,7 +542,7 @@ BOOST_AUTO_TEST_CASE(refuses_to_write_a_shortened_scene_as_full_and_says_why) {
 }
 
 BOOST_AUTO_TEST_CASE(refuses_scenes_a_dump_cannot_hold_naming_the_scene_path) {
-    const assbin::Scene base = read_bytes(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
+    const assbin::Scene base = read_dump(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
     {
         assbin::Scene scene = base;
         scene.meshes[0].positions->values.pop_back();
@@ -615,7 +592,7 @@ BOOST_AUTO_TEST_CASE(refuses_scenes_a_dump_cannot_hold_naming_the_scene_path) {
         write_refusal(scene, as(false), "scene/animation[0]/channel[0]");
     }
     {
-        assbin::Scene scene = read_bytes(
+        assbin::Scene scene = read_dump(
             fixture_bytes("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin"));
         scene.textures[0].format_hint = "too long hint";
         write_refusal(scene, as(false), "scene/texture[0]");
@@ -629,7 +606,7 @@ BOOST_AUTO_TEST_CASE(refuses_scenes_a_dump_cannot_hold_naming_the_scene_path) {
         write_refusal(scene, as(false), "scene");
     }
     {
-        assbin::Scene scene = read_bytes(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
+        assbin::Scene scene = read_dump(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
         scene.meshes[0].face_hashes.push_back(0);
         write_refusal(scene, as(true), "scene/mesh[0]");
     }
@@ -650,7 +627,7 @@ BOOST_AUTO_TEST_CASE(write_file_replaces_atomically_and_leaves_no_temporary_file
         std::ofstream old(out, std::ios::binary);
         old << "previous content";
     }
-    const assbin::Scene scene = read_bytes(fixture_bytes("assimp-5.2.5/SMD__triangle.smd.assbin"));
+    const assbin::Scene scene = read_dump(fixture_bytes("assimp-5.2.5/SMD__triangle.smd.assbin"));
     assbin::write_file(scene, out);
     const Bytes written = assbin::load_file_bytes(out);
     CHECK_SAME_BODY(body_of(written), body_of(fixture_bytes("assimp-5.2.5/SMD__triangle.smd.assbin")));

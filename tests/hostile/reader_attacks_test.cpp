@@ -56,8 +56,8 @@ Outcome read_measured(const Bytes& bytes, const assbin::ReadOptions& options = {
 
 // The read fails with `code`, at a path starting with `path`, saying `words`; the peak heap stays
 // under `heap_bound` (default: twice the input plus 1 MiB, i.e. nothing sized by a lying count).
-void expect_error(const Bytes& bytes, ErrorCode code, const std::string& path, const std::string& words,
-                  std::optional<size_t> heap_bound = std::nullopt, const assbin::ReadOptions& options = {}) {
+uint64_t expect_error(const Bytes& bytes, ErrorCode code, const std::string& path, const std::string& words,
+                      std::optional<size_t> heap_bound = std::nullopt, const assbin::ReadOptions& options = {}) {
     const Outcome outcome = read_measured(bytes, options);
     BOOST_TEST_REQUIRE(outcome.error.has_value());
     BOOST_TEST_MESSAGE(outcome.error->what());
@@ -65,6 +65,15 @@ void expect_error(const Bytes& bytes, ErrorCode code, const std::string& path, c
     BOOST_TEST(outcome.error->chunk_path().starts_with(path), outcome.error->chunk_path() << " vs " << path);
     BOOST_TEST(std::string(outcome.error->what()).find(words) != std::string::npos, outcome.error->what());
     BOOST_TEST(outcome.peak_heap <= heap_bound.value_or(2 * bytes.size() + kMiB));
+    return outcome.error->offset();
+}
+
+// As expect_error, on a built dump: the error's byte offset also lies inside the chunk at `path`.
+void expect_error_in(const Dump& dump, ErrorCode code, const std::string& path, const std::string& words) {
+    const uint64_t offset = expect_error(dump.bytes, code, path, words);
+    const ChunkInfo& chunk = dump.chunk(path);
+    BOOST_TEST(offset >= chunk.offset, "offset " << offset << " before " << path);
+    BOOST_TEST(offset <= chunk.end(), "offset " << offset << " after " << path);
 }
 
 void patch_u32(Bytes& bytes, uint64_t offset, uint32_t value) {
@@ -144,12 +153,12 @@ BOOST_AUTO_TEST_CASE(counts_that_imply_more_bytes_than_the_chunk_holds) {
     {
         SceneSpec s = one_triangle();
         s.meshes[0].vertex_count = 0xFFFFFFFF; // 48 GiB of positions claimed
-        expect_error(build_dump(s, p).bytes, ErrorCode::Truncated, "scene/mesh[0]", "positions");
+        expect_error_in(build_dump(s, p), ErrorCode::Truncated, "scene/mesh[0]", "positions");
     }
     {
         SceneSpec s = one_triangle();
         s.meshes[0].declared_faces = 0xFFFFFFFF;
-        expect_error(build_dump(s, p).bytes, ErrorCode::Truncated, "scene/mesh[0]", "faces");
+        expect_error_in(build_dump(s, p), ErrorCode::Truncated, "scene/mesh[0]", "faces");
     }
     {
         SceneSpec s = one_triangle();
@@ -159,12 +168,12 @@ BOOST_AUTO_TEST_CASE(counts_that_imply_more_bytes_than_the_chunk_holds) {
     {
         SceneSpec s = one_triangle();
         s.meshes[0].bones = {BoneSpec{"b", kIdentity, {{0, 1.0f}}, 0xFFFFFFFF}};
-        expect_error(build_dump(s, p).bytes, ErrorCode::Truncated, "scene/mesh[0]/bone[0]", "vertex weights");
+        expect_error_in(build_dump(s, p), ErrorCode::Truncated, "scene/mesh[0]/bone[0]", "vertex weights");
     }
     {
         SceneSpec s = one_triangle();
         s.materials[0].declared_properties = 0xFFFFFFFF;
-        expect_error(build_dump(s, p).bytes, ErrorCode::Truncated, "scene/material[0]", "MATPROP chunks");
+        expect_error_in(build_dump(s, p), ErrorCode::Truncated, "scene/material[0]", "MATPROP chunks");
     }
     struct NodeCount {
         std::optional<uint32_t> NodeSpec::*field;
@@ -176,7 +185,7 @@ BOOST_AUTO_TEST_CASE(counts_that_imply_more_bytes_than_the_chunk_holds) {
         BOOST_TEST_CONTEXT(count.words) {
             SceneSpec s = one_triangle();
             s.root.*count.field = 0x40000000;
-            expect_error(build_dump(s, p).bytes, ErrorCode::Truncated, "scene/node", count.words);
+            expect_error_in(build_dump(s, p), ErrorCode::Truncated, "scene/node", count.words);
         }
     }
     {
@@ -202,7 +211,9 @@ BOOST_AUTO_TEST_CASE(chunk_lengths_past_the_parent_or_the_file) {
         SceneSpec s = one_triangle();
         s.root.children = {make_node("child")};
         s.root.children[0].length_override = 0x7FFFFFFF;
-        expect_error(build_dump(s, p).bytes, ErrorCode::BadLength, "scene/node", "its parent has only");
+        const Dump d = build_dump(s, p);
+        const uint64_t at = expect_error(d.bytes, ErrorCode::BadLength, "scene/node", "its parent has only");
+        BOOST_TEST(at == d.chunk("scene/node/node[0]").offset); // the child's own header
     }
     {
         SceneSpec s = one_triangle();
@@ -247,6 +258,10 @@ BOOST_AUTO_TEST_CASE(empty_chunks_deep_in_a_chain_hit_the_allocation_limit_not_t
 }
 
 BOOST_AUTO_TEST_CASE(a_node_chain_100000_deep_stops_at_the_depth_limit) {
+    // The old layout (P2: no metadata count) is refused the same way.
+    const WriterProfile old_layout = WriterProfile::p2();
+    expect_error(assemble(old_layout, deep_node_chain_body(100'000, old_layout)), ErrorCode::LimitExceeded,
+                 "scene/node/node[0]", "max_node_depth");
     const WriterProfile p = WriterProfile::p5();
     const Bytes file = assemble(p, deep_node_chain_body(100'000, p));
     expect_error(file, ErrorCode::LimitExceeded, "scene/node/node[0]", "max_node_depth");
