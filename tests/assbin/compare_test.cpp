@@ -68,8 +68,7 @@ size_t count_differences(float actual, float expected, const assbin::CompareOpti
 
 BOOST_AUTO_TEST_SUITE(compare)
 
-BOOST_DATA_TEST_CASE(a_scene_equals_itself, assbin_test::fixtures(assbin_test::all_assbin_fixtures()),
-                     name) {
+BOOST_DATA_TEST_CASE(a_scene_equals_itself, assbin_test::fixtures(assbin_test::all_assbin_fixtures()), name) {
     const assbin::Scene scene = fixture(name);
     const assbin::CompareResult result = assbin::compare(scene, scene, with_epsilon(0));
     BOOST_TEST(result.same());

@@ -24,10 +24,10 @@
 #include <limits>
 
 namespace fs = std::filesystem;
-using assbin_test::fixture_bytes;
 using assbin_test::Bytes;
 using assbin_test::F3;
 using assbin_test::F4;
+using assbin_test::fixture_bytes;
 using assbin_test::ramp3;
 using assbin_test::ramp4;
 using assbin_test::read_dump;
@@ -195,33 +195,13 @@ assbin_test::SceneSpec oracle_scene(bool placement) {
     s.animations = {walk_animation()};
     s.textures = {assbin_test::compressed_texture("png", texels(37, 0x89)),
                   assbin_test::argb_texture(2, 3, texels(24, 3), "")};
-    for (uint32_t type = 0; type <= 5; ++type) {
-        assbin_test::LightSpec light;
-        light.name = "light" + std::to_string(type);
-        light.type = type;
-        if (placement) {
-            light.position = {float(type), 1, 2};
-            light.direction = {0, -1, float(type) * 0.5f};
-            light.up = {0, 0, 1};
-        }
-        light.att_constant = 1.0f;
-        light.att_linear = 0.125f * float(type);
-        light.diffuse = {1, 0.5f, 0.25f};
-        light.specular = {0.5f, 0.5f, float(type)};
-        light.inner_cone = 0.5f;
-        light.outer_cone = 0.75f;
-        s.lights.push_back(light);
+    const assbin_test::SceneSpec rich = assbin_test::rich_scene(); // six light types, a camera
+    s.lights = rich.lights;
+    if (!placement) {
+        for (assbin_test::LightSpec& light : s.lights)
+            light.position = light.direction = light.up = F3{};
     }
-    assbin_test::CameraSpec camera;
-    camera.name = "camera";
-    camera.position = {0, 1, 10};
-    camera.look_at = {0, 0, -1};
-    camera.up = {0, 1, 0};
-    camera.horizontal_fov = 0.785f;
-    camera.clip_near = 0.1f;
-    camera.clip_far = 1000.0f;
-    camera.aspect = 1.777f;
-    s.cameras = {camera};
+    s.cameras = rich.cameras;
     return s;
 }
 
@@ -533,8 +513,7 @@ BOOST_AUTO_TEST_CASE(header_fields_hold_the_documented_values) {
 // ---- refusals
 
 BOOST_AUTO_TEST_CASE(refuses_to_write_a_shortened_scene_as_full_and_says_why) {
-    const assbin::Scene shortened =
-        read_dump(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
+    const assbin::Scene shortened = read_dump(fixture_bytes("assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"));
     const std::string message = write_refusal(shortened, as(false), "scene");
     BOOST_TEST(message.find("shortened") != std::string::npos);
     BOOST_TEST(message.find("bounds and face hashes") != std::string::npos);

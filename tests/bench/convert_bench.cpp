@@ -40,8 +40,8 @@
 
 namespace {
 
-using assbin_test::bench::best_seconds;
 using assbin_test::F3;
+using assbin_test::bench::best_seconds;
 
 constexpr uint32_t kMeshes = 4;
 constexpr uint32_t kColumns = 240;

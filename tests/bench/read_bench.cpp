@@ -39,9 +39,9 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using assbin_test::Bytes;
 using assbin::cli::JsonWriter;
 using assbin::cli::Table;
+using assbin_test::Bytes;
 
 namespace {
 

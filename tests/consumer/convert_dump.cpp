@@ -2,9 +2,9 @@
 // aem::aem, so a static install must bring zlib, libdeflate and the thread library along.
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
+#include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/version.hpp>
-#include <assbin/converter/convert.hpp>
 
 #include <exception>
 #include <iostream>

@@ -87,8 +87,7 @@ bool has_skinned_vertices(const aem::Model& model) {
 }
 
 aem::Model convert_fixture(const std::string& fixture) {
-    return assbin::converter::convert(
-               assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture)))
+    return assbin::converter::convert(assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture)))
         .model;
 }
 

@@ -41,7 +41,7 @@ bool warned(const ConvertResult& result, const std::string& a, const std::string
 // A one-triangle scene whose material names `path` in texture slot `type`, with the scene's
 // embedded textures as given.
 assbin_test::SceneMaker textured(uint32_t type, const std::string& path,
-                                  std::vector<assbin::Texture> embedded) {
+                                 std::vector<assbin::Texture> embedded) {
     assbin_test::SceneMaker s;
     s.triangle();
     s.material({assbin_test::string_property("$tex.file", path, type)});

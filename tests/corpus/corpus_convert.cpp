@@ -169,7 +169,8 @@ std::string check_optimised_geometry(const assbin::Scene& scene, const aem::Mode
     source_order.optimize = false;
     source_order.layout = model.layout;
     const aem::Model plain = assbin::converter::convert(scene, source_order).model;
-    if (assbin_test::triangle_fingerprints(plain, assbin_test::Frames::Excluded) != assbin_test::triangle_fingerprints(model, assbin_test::Frames::Excluded))
+    if (assbin_test::triangle_fingerprints(plain, assbin_test::Frames::Excluded) !=
+        assbin_test::triangle_fingerprints(model, assbin_test::Frames::Excluded))
         return "the optimised triangles differ from the source-order ones (lost, changed or rewound)";
     if (model.meshes.size() != assbin_test::materials_used(plain))
         return std::to_string(model.meshes.size()) + " meshes for " +

@@ -7,8 +7,8 @@
 #include "support/refusal_check.hpp"
 
 #include <aem/validate.hpp>
-#include <assbin/reader.hpp>
 #include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 

@@ -57,7 +57,8 @@ Outcome read_measured(const Bytes& bytes, const assbin::ReadOptions& options = {
 // The read fails with `code`, at a path starting with `path`, saying `words`; the peak heap stays
 // under `heap_bound` (default: twice the input plus 1 MiB, i.e. nothing sized by a lying count).
 uint64_t expect_error(const Bytes& bytes, ErrorCode code, const std::string& path, const std::string& words,
-                      std::optional<size_t> heap_bound = std::nullopt, const assbin::ReadOptions& options = {}) {
+                      std::optional<size_t> heap_bound = std::nullopt,
+                      const assbin::ReadOptions& options = {}) {
     const Outcome outcome = read_measured(bytes, options);
     BOOST_TEST_REQUIRE(outcome.error.has_value());
     BOOST_TEST_MESSAGE(outcome.error->what());

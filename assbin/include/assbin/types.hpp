@@ -32,9 +32,12 @@ static_assert(sizeof(Vec3) == 12 && sizeof(Color4) == 16 && sizeof(Matrix4) == 6
 // uninitialised, so vectors start at zero and quaternions at identity.
 template <class T>
 T default_value() {
-    if constexpr (requires { T::Zero(); }) return T::Zero();
-    else if constexpr (requires { T::Identity(); }) return T::Identity();
-    else return T{};
+    if constexpr (requires { T::Zero(); })
+        return T::Zero();
+    else if constexpr (requires { T::Identity(); })
+        return T::Identity();
+    else
+        return T{};
 }
 
 // Minimum and maximum per component, as a shortened dump stores them in place of an array.
