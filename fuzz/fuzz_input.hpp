@@ -40,6 +40,42 @@ inline std::vector<std::byte> with_variant(const uint8_t* data, size_t size, boo
     return bytes;
 }
 
+// With ASSBIN_FUZZ_OUTCOMES=1 in the environment, a target counts how far each input got and prints
+// the counts at exit: read through, refused in the header or the SCENE chunk's own fields, or refused
+// inside a nested chunk. It measures how deep mutations reach (the structure-aware mutator against
+// libFuzzer's byte mutations); off by default.
+class ReadOutcomes {
+  public:
+    static void count(const assbin::ParseError* error) {
+        static ReadOutcomes outcomes;
+        if (!outcomes.enabled_) return;
+        if (error == nullptr)
+            ++outcomes.read_;
+        else if (error->chunk_path().find('/') == std::string::npos)
+            ++outcomes.shallow_;
+        else
+            ++outcomes.nested_;
+    }
+
+    ~ReadOutcomes() {
+        if (!enabled_) return;
+        const double total = double(read_ + shallow_ + nested_);
+        std::fprintf(stderr,
+                     "outcomes: %llu inputs: read %.1f%%, refused at the top %.1f%%, refused inside a nested "
+                     "chunk %.1f%%\n",
+                     static_cast<unsigned long long>(read_ + shallow_ + nested_), 100 * double(read_) / total,
+                     100 * double(shallow_) / total, 100 * double(nested_) / total);
+    }
+
+  private:
+    ReadOutcomes() {
+        const char* value = std::getenv("ASSBIN_FUZZ_OUTCOMES");
+        enabled_ = value != nullptr && value[0] == '1';
+    }
+    bool enabled_ = false;
+    unsigned long long read_ = 0, shallow_ = 0, nested_ = 0;
+};
+
 // Reports a broken invariant: libFuzzer saves the input and the run fails.
 [[noreturn]] inline void invariant_broken(const char* what) {
     std::fprintf(stderr, "fuzz invariant broken: %s\n", what);

@@ -84,9 +84,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     assbin::Scene scene;
     try {
         scene = assbin::read_scene(input, assbin_fuzz::fuzz_read_options());
-    } catch (const assbin::ParseError&) {
+    } catch (const assbin::ParseError& error) {
+        assbin_fuzz::ReadOutcomes::count(&error);
         return 0; // the expected outcome for almost every input
     }
+    assbin_fuzz::ReadOutcomes::count(nullptr);
     (void)assbin::validate(scene);
     check_round_trip(scene);
     return 0;

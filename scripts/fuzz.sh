@@ -5,7 +5,9 @@
 #   scripts/fuzz.sh --seconds 600         every target for 10 minutes
 #   scripts/fuzz.sh --jobs 1 fuzz_aem     one target, one at a time
 # Options: --seconds N (per target), --jobs N (targets run at once; default: cores),
-#          --build-dir DIR (default build-fuzz). Working corpora and logs stay in the build folder
+#          --build-dir DIR (default build-fuzz), --corpus-dir DIR (default DIR/corpus),
+#          --plain-mutator (libFuzzer's byte mutations only, to measure the structure-aware mutator
+#          of fuzz/structure_mutator.cpp against them). Working corpora and logs stay in the build folder
 #          (DIR/corpus/<target>, DIR/logs/<target>.log), so a later run goes on where this one
 #          stopped; findings are saved as DIR/findings/<target>/crash-*, leak-*, timeout-*, oom-*.
 #          Inputs in fuzz/regressions/<target>/ (past findings, fixed) are replayed first.
@@ -15,13 +17,17 @@ cd "$(dirname "$0")/.."
 seconds=60
 jobs=$(nproc)
 build_dir=build-fuzz
+corpus_dir=
+plain_mutator=0
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    --corpus-dir) corpus_dir=$2; shift 2 ;;
+    --plain-mutator) plain_mutator=1; shift ;;
+    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (--help lists them)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
     esac
@@ -40,7 +46,8 @@ cmake --build "$build_dir" -j "$(nproc)" --target fuzzers assbin_cli
 # --- seed corpora: the fixtures, picked by variant from the two header flags (offsets 60 and 62)
 flags_of() { od -An -t u2 -j 60 -N 4 "$1" | tr -s ' ' | sed 's/^ //'; } # "shortened compressed"
 u32_le() { perl -e 'print pack("V", $ARGV[0])' "$1"; }
-seed_dir() { mkdir -p "$build_dir/corpus/$1" && echo "$build_dir/corpus/$1"; }
+corpus_dir=${corpus_dir:-$build_dir/corpus}
+seed_dir() { mkdir -p "$corpus_dir/$1" && echo "$corpus_dir/$1"; }
 
 mapfile -t fixtures < <(find tests/data -type f ! -name '*.md' ! -name '*.txt' | sort)
 for fixture in "${fixtures[@]}"; do
@@ -81,7 +88,7 @@ done
 
 mkdir -p "$build_dir/logs"
 sanitizer_env=(ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
-               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASSBIN_FUZZ_PLAIN_MUTATOR=$plain_mutator)
 
 # --- replay: every input that once made a target fail (fuzz/regressions/<target>/, committed) must
 # pass now, before any time is spent fuzzing; each also seeds its target's corpus.
@@ -105,11 +112,13 @@ run_target() {
     local target=$1 findings="$build_dir/findings/$1/"
     mkdir -p "$findings"
     env "${sanitizer_env[@]}" \
-        "$build_dir/fuzz/$target" "$build_dir/corpus/$target" -dict=fuzz/assbin.dict \
+        "$build_dir/fuzz/$target" "$corpus_dir/$target" -dict=fuzz/assbin.dict \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -max_len=200000 -print_final_stats=1 \
         -artifact_prefix="$findings" >"$build_dir/logs/$target.log" 2>&1
 }
-echo "== Fuzzing ${#targets[@]} targets for $seconds s each, $jobs at a time"
+mutator="structure-aware mutator (fuzz/structure_mutator.cpp) where the target has it"
+[ "$plain_mutator" = 1 ] && mutator="libFuzzer's byte mutations only"
+echo "== Fuzzing ${#targets[@]} targets for $seconds s each, $jobs at a time; $mutator"
 declare -A status
 running=()
 for target in "${targets[@]}"; do
@@ -132,7 +141,7 @@ for target in "${targets[@]}"; do
     log="$build_dir/logs/$target.log"
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    corpus=$(find "$build_dir/corpus/$target" -type f | wc -l)
+    corpus=$(find "$corpus_dir/$target" -type f | wc -l)
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     outcome=clean
     if [ "${status[$target]}" != 0 ]; then

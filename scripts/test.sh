@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite, twice: a Release build with warnings as errors, then a build
 # under AddressSanitizer + UndefinedBehaviorSanitizer; then runs every libFuzzer target for
-# ASSBIN_FUZZ_SECONDS (default 60) each. The corpus sweep and the manifest check run when
+# ASSBIN_FUZZ_SECONDS (default 60) each and reports the reader's and converter's line coverage from
+# the corpora that grew (scripts/fuzz-coverage.sh; fails below 90% for the reader). The corpus sweep and the manifest check run when
 # ../shared/corpus exists (or ASSBIN_CORPUS_DIR points at a corpus). After the Release tests,
 # scripts/check-install.sh installs that build and uses it as a C++ user would (and the .deb packages).
 #   scripts/test.sh            all of it (what CI does)
@@ -42,4 +43,6 @@ if [ "$quick" -eq 0 ]; then
         run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
     echo "== Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
     scripts/fuzz.sh --seconds "${ASSBIN_FUZZ_SECONDS:-60}"
+    echo "== Coverage of the reader and converter from the fuzz corpora (llvm-cov; the reader must reach 90%)"
+    scripts/fuzz-coverage.sh --require-reader 90
 fi
