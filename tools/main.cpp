@@ -1,5 +1,6 @@
 // `assbin <verb> ...`: dispatches to one function per verb (see verbs.hpp).
 #include "cli_common.hpp"
+#include "sigbus_guard.hpp"
 #include "verbs.hpp"
 
 #include <assbin/version.hpp>
@@ -50,6 +51,9 @@ int main(int argc, char** argv) {
     // mid-batch with no message; ignored, the write fails with EFBIG instead and is reported (the
     // file named, its temporary removed) like any other write error.
     std::signal(SIGXFSZ, SIG_IGN);
+    // Inputs are read from memory mappings: a file cut by another program while it is read is then
+    // an error naming it (exit 2), not a crash.
+    assbin::cli::install_sigbus_guard();
     if (argc < 2) {
         print_usage(std::cerr);
         return assbin::cli::kExitUnreadable;

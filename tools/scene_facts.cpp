@@ -29,12 +29,19 @@ MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
     facts.primitive_names = primitive_names(mesh.primitive_types);
     facts.has_face_data = !shortened;
     if (shortened) return facts;
-    for (size_t f = 0; f < mesh.faces.size(); ++f) {
-        const uint32_t size = mesh.faces.face_size(f);
-        ++facts.face_sizes[size >= 4 ? std::string("n") : std::to_string(size)];
+    // Counted in an array (one pass over the offsets), named once at the end.
+    uint64_t sizes[5] = {};
+    const std::vector<uint32_t>& offsets = mesh.faces.offsets;
+    for (size_t f = 0; f + 1 < offsets.size(); ++f)
+        ++sizes[std::min<uint32_t>(offsets[f + 1] - offsets[f], 4)];
+    for (uint32_t size = 0; size < 5; ++size) {
+        if (sizes[size] != 0)
+            facts.face_sizes[size == 4 ? std::string("n") : std::to_string(size)] = sizes[size];
     }
+    uint32_t max_index = 0;
     for (uint32_t index : mesh.faces.indices)
-        facts.max_index = std::max<int64_t>(facts.max_index, index);
+        max_index = std::max(max_index, index);
+    if (!mesh.faces.indices.empty()) facts.max_index = max_index;
     return facts;
 }
 

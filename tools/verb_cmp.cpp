@@ -7,6 +7,7 @@
 #include "read_limit_options.hpp"
 #include "render/html_report.hpp"
 #include "scene_facts.hpp"
+#include "sigbus_guard.hpp"
 #include "verbs.hpp"
 
 #include <assbin/compare.hpp>
@@ -121,6 +122,7 @@ bool is_empty_file(const fs::path& path) {
 // Reads one side; false (pair unreadable) when it cannot.
 bool read_side(Pair& pair, const char* side, const fs::path& path, const Settings& settings, Scene& scene) {
     try {
+        note_mapped_input(path.string());
         scene = read_file(path, settings.read);
         return true;
     } catch (const ParseError& error) {

@@ -6,6 +6,7 @@
 // `assbin dump --shortened FULL_DUMPS/ DATABASE/` regenerates a database `assbin cmp` can use.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
+#include "sigbus_guard.hpp"
 #include "verbs.hpp"
 
 #include <assbin/reader.hpp>
@@ -62,6 +63,7 @@ std::string kind_text(const WriteOptions& options) {
 bool dump_one(const std::string& in, const std::string& out, const WriteOptions& write_options,
               const ReadOptions& read_options) {
     try {
+        note_mapped_input(in);
         const Scene scene = read_file(in, read_options);
         if (scene.is_shortened() && !write_options.shortened) {
             print_error(in +

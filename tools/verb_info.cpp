@@ -2,6 +2,7 @@
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
 #include "scene_facts.hpp"
+#include "sigbus_guard.hpp"
 #include "verbs.hpp"
 
 #include <assbin/reader.hpp>
@@ -497,6 +498,7 @@ int run_info(const std::vector<std::string>& args) {
 
     Scene scene;
     try {
+        note_mapped_input(file);
         scene = read_file(file, read_options_from(*vm));
     } catch (const ParseError& error) {
         print_parse_error(file, error);

@@ -2,7 +2,10 @@
 // file it shows the tree up to the damage, then the error.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
+#include "sigbus_guard.hpp"
 #include "verbs.hpp"
+
+#include <mapped_file.hpp>
 
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
@@ -115,14 +118,18 @@ int run_tree(const std::vector<std::string>& args) {
     std::vector<ChunkRecord> chunks;
     ReadOptions read_options = read_options_from(*vm);
     read_options.chunk_trace = &chunks;
+    read_options.structure_only = true; // the walk, not the data: arrays are checked, not copied
     std::optional<ParseError> error;
     bool compressed = false;
     try {
-        const std::vector<std::byte> bytes = load_file_bytes(file);
-        compressed = read_header(bytes).is_compressed();
-        read_scene(bytes, read_options);
+        note_mapped_input(file);
+        const assbin_common::MappedFile mapped(file);
+        compressed = read_header(mapped.bytes()).is_compressed();
+        read_scene(mapped.bytes(), read_options);
     } catch (const ParseError& e) {
         error = e;
+    } catch (const assbin_common::ReadFailure& failure) {
+        error = ParseError(ErrorCode::Io, 0, "", failure.what());
     }
     if (vm->count("json"))
         print_json(file, chunks, max_depth, error);

@@ -51,6 +51,8 @@ struct ReadContext {
     // Size in bytes of the compound types, which grow in the 5.2.5+ double layout (§0).
     size_t vec3_bytes() const { return mixed_double ? 16 : 12; }
     size_t color3_bytes() const { return mixed_double ? 16 : 12; }
+    // ReadOptions::structure_only: vertex streams, faces and weights are checked and stepped over.
+    bool structure_only() const { return options->structure_only; }
     size_t color4_bytes() const { return mixed_double ? 20 : 16; }
     size_t quat_bytes() const { return mixed_double ? 20 : 16; }
     size_t matrix_bytes() const { return mixed_double ? 128 : 64; }

@@ -33,6 +33,9 @@ VertexStream<Vec3> read_vec3_stream(ByteReader& reader, uint32_t vertex_count, c
     if (reader.context().shortened) {
         stream.bounds.min = reader.vec3(what);
         stream.bounds.max = reader.vec3(what);
+    } else if (reader.context().structure_only()) {
+        reader.require_records(vertex_count, reader.context().vec3_bytes(), what);
+        reader.skip(size_t{vertex_count} * reader.context().vec3_bytes(), what);
     } else {
         reader.vec3_array(vertex_count, stream.values, what);
     }
@@ -44,6 +47,9 @@ VertexStream<Color4> read_color_stream(ByteReader& reader, uint32_t vertex_count
     if (reader.context().shortened) {
         stream.bounds.min = reader.color4("colour bounds");
         stream.bounds.max = reader.color4("colour bounds");
+    } else if (reader.context().structure_only()) {
+        reader.require_records(vertex_count, reader.context().color4_bytes(), "vertex colours");
+        reader.skip(size_t{vertex_count} * reader.context().color4_bytes(), "vertex colours");
     } else {
         reader.color4_array(vertex_count, stream.values, "vertex colours");
     }
@@ -75,6 +81,7 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
         index_total += count;
     }
     if (face_count == 0) return;
+    if (reader.context().structure_only()) return reader.skip(at, "faces");
     reader.context().charge_array<uint32_t>(uint64_t{face_count} + 1 + index_total, reader.offset());
     faces.offsets.resize(size_t{face_count} + 1);
     faces.indices.resize(index_total);
@@ -116,7 +123,12 @@ Bone read_bone(ByteReader& mesh, ReadContext& context, size_t index) {
         bone.weight_bounds.min = {reader.u32("weight bounds"), reader.f32("weight bounds")};
         bone.weight_bounds.max = {reader.u32("weight bounds"), reader.f32("weight bounds")};
     } else {
-        reader.records(bone.weight_count, bone.weights, "vertex weights");
+        if (context.structure_only()) {
+            reader.require_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
+            reader.skip(size_t{bone.weight_count} * sizeof(VertexWeight), "vertex weights");
+        } else {
+            reader.records(bone.weight_count, bone.weights, "vertex weights");
+        }
     }
     scope.field("name", bone.name);
     scope.field("weights", bone.weight_count);

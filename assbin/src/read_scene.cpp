@@ -2,6 +2,7 @@
 #include "chunk_parsers.hpp"
 #include "chunk_walker.hpp"
 #include "inflate.hpp"
+#include "mapped_file.hpp"
 #include "read_file.hpp"
 
 #include <assbin/format.hpp>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 namespace assbin {
 
@@ -158,13 +160,14 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
     return scene;
 }
 
-// Reads from `data`; when `owned` holds the same bytes, they are released once inflated, so a
+// Reads from `data`; when `file` holds the same bytes, they are released once inflated, so a
 // compressed read never holds the file, the body and the scene at once.
-Scene read_image(std::span<const std::byte> data, std::vector<std::byte>* owned, const ReadOptions& options) {
+Scene read_image(std::span<const std::byte> data, assbin_common::MappedFile* file,
+                 const ReadOptions& options) {
     const Header header = read_header(data);
     if (!header.is_compressed()) return read_body(data.subspan(kHeaderSize), header, options);
     const ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
-    if (owned) std::vector<std::byte>().swap(*owned);
+    if (file) file->release();
     return read_body(body.span(), header, options);
 }
 
@@ -185,8 +188,13 @@ std::vector<std::byte> load_file_bytes(const std::filesystem::path& path) {
 }
 
 Scene read_file(const std::filesystem::path& path, const ReadOptions& options) {
-    std::vector<std::byte> bytes = load_file_bytes(path);
-    return detail::read_image(bytes, &bytes, options);
+    std::optional<assbin_common::MappedFile> file;
+    try {
+        file.emplace(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw ParseError(ErrorCode::Io, 0, "", failure.what());
+    }
+    return detail::read_image(file->bytes(), &*file, options);
 }
 
 } // namespace assbin

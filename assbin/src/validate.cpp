@@ -2,6 +2,7 @@
 // (ASSBIN-FORMAT.md §9): they are reported here, never refused by the reader.
 #include <assbin/validate.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <unordered_set>
@@ -51,6 +52,11 @@ uint32_t primitive_bit(uint32_t face_size) {
 void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
     FaceTally empty, out_of_range, wrong_type;
     const FaceList& faces = mesh.faces;
+    // One vectorisable pass finds whether any index is out of range; only then are faces searched.
+    uint32_t max_index = 0;
+    for (uint32_t index : faces.indices)
+        max_index = std::max(max_index, index);
+    const bool some_out_of_range = !faces.indices.empty() && max_index >= mesh.vertex_count;
     for (size_t f = 0; f < faces.size(); ++f) {
         const uint32_t size = faces.face_size(f);
         if (size == 0) {
@@ -58,6 +64,7 @@ void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
             continue;
         }
         if (!(mesh.primitive_types & primitive_bit(size))) wrong_type.add(f, size);
+        if (!some_out_of_range) continue;
         for (uint32_t index : faces.face(f)) {
             if (index >= mesh.vertex_count) {
                 out_of_range.add(f, index);

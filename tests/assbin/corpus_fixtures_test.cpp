@@ -1,6 +1,7 @@
 // Real dumps from tests/data (copied from the shared corpus): every writer profile the corpus
 // holds, read and checked against the corpus tables and against their twins (compressed,
 // shortened, other Assimp versions).
+#include "support/data_test_case.hpp"
 #include "support/fixtures.hpp"
 
 #include <assbin/reader.hpp>
@@ -60,6 +61,37 @@ BOOST_AUTO_TEST_CASE(every_fixture_reads_to_the_end) {
             BOOST_TEST(!scene.nodes.empty());
             BOOST_TEST(scene.skipped_chunks.empty());
         }
+    }
+}
+
+// `assbin tree` reads with structure_only: the same chunks, fields and counts as a full read, with
+// the vertex streams, faces and weights stepped over (and the full read's arrays really there).
+BOOST_DATA_TEST_CASE(a_structure_only_read_walks_the_same_chunks_without_copying_the_arrays,
+                     assbin_test::fixtures(assbin_test::all_assbin_fixtures()), name) {
+    const std::vector<std::byte> bytes = fixture_bytes(name);
+    std::vector<assbin::ChunkRecord> full_trace, walk_trace;
+    assbin::ReadOptions full, walk;
+    full.chunk_trace = &full_trace;
+    walk.chunk_trace = &walk_trace;
+    walk.structure_only = true;
+    const assbin::Scene scene = assbin::read_scene(bytes, full);
+    const assbin::Scene walked = assbin::read_scene(bytes, walk);
+    BOOST_TEST_REQUIRE(walk_trace.size() == full_trace.size());
+    for (size_t i = 0; i < walk_trace.size(); ++i) {
+        BOOST_TEST_CONTEXT(full_trace[i].path) {
+            BOOST_TEST(walk_trace[i].path == full_trace[i].path);
+            BOOST_TEST(walk_trace[i].offset == full_trace[i].offset);
+            BOOST_TEST(walk_trace[i].actual_length == full_trace[i].actual_length);
+            BOOST_TEST((walk_trace[i].fields == full_trace[i].fields));
+        }
+    }
+    BOOST_TEST_REQUIRE(walked.meshes.size() == scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        BOOST_TEST(walked.meshes[m].vertex_count == scene.meshes[m].vertex_count);
+        BOOST_TEST(walked.meshes[m].faces.size() == 0u);
+        if (walked.meshes[m].positions) BOOST_TEST(walked.meshes[m].positions->values.empty());
+        if (!scene.header.is_shortened() && scene.meshes[m].positions)
+            BOOST_TEST(scene.meshes[m].positions->values.size() == scene.meshes[m].vertex_count);
     }
 }
 

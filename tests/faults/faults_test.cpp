@@ -14,16 +14,21 @@
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
+#include <mapped_file.hpp>
 #include <quoting.hpp>
+#include <sigbus_guard.hpp>
 
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -247,6 +252,43 @@ BOOST_AUTO_TEST_CASE(inputs_that_are_not_regular_files_are_refused_without_hangi
     BOOST_TEST(shell("timeout 20 " + shell_quoted(cli()) + " aem-info " + shell_quoted(fifo) + " 2> " +
                      shell_quoted(err)) == 2);
     BOOST_TEST(contains(bytes_of(err), "not a regular file"));
+}
+
+// Inputs are read from memory mappings; a file another program cuts while it is mapped raises SIGBUS on
+// the lost pages. The CLI's guard turns that into the error line and exit status of any unreadable
+// input. Forked children: one without the guard (killed by SIGBUS: what the guard is for), one with.
+int read_a_mapped_file_cut_under_it(const fs::path& file, bool guarded, const fs::path& err) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        std::freopen(err.c_str(), "w", stderr);
+        if (guarded)
+            assbin::cli::install_sigbus_guard();
+        else
+            std::signal(SIGBUS, SIG_DFL); // Boost.Test's own handler would report it and go on
+        assbin::cli::note_mapped_input(file.string());
+        const assbin_common::MappedFile mapped(file);
+        if (!mapped.mapped()) ::_exit(3);
+        if (::truncate(file.c_str(), 0) != 0) ::_exit(4);
+        const volatile std::byte last = mapped.bytes().back(); // on a page the file no longer has
+        (void)last;
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return status;
+}
+
+BOOST_AUTO_TEST_CASE(a_mapped_input_cut_while_it_is_read_is_an_error_not_a_crash) {
+    const TempDir temp;
+    const fs::path err = temp / "err.txt";
+    copy_input("assimp-5.2.5/COB__dwarf.cob.assbin", temp.path(), "cut.assbin");
+    const int unguarded = read_a_mapped_file_cut_under_it(temp / "cut.assbin", false, err);
+    BOOST_TEST_REQUIRE(!(WIFEXITED(unguarded) && WEXITSTATUS(unguarded) == 3), "mapping failed here");
+    BOOST_TEST((WIFSIGNALED(unguarded) && WTERMSIG(unguarded) == SIGBUS));
+    copy_input("assimp-5.2.5/COB__dwarf.cob.assbin", temp.path(), "cut.assbin");
+    const int guarded = read_a_mapped_file_cut_under_it(temp / "cut.assbin", true, err);
+    BOOST_TEST((WIFEXITED(guarded) && WEXITSTATUS(guarded) == 2));
+    BOOST_TEST(contains(bytes_of(err), "cut.assbin: the file shrank while it was read"), bytes_of(err));
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_killed_then_run_again_redoes_only_what_is_missing_or_stale) {

@@ -64,6 +64,11 @@ struct ReadOptions {
     // Bytes after the end of the SCENE chunk are read past by default, as Assimp's loader does, and
     // reported in Scene::trailing_bytes; when set they are refused (ParseError, BadLength).
     bool refuse_trailing_bytes = false;
+    // For tools that need the chunks, counts and names but not the data (`assbin tree`): vertex
+    // streams, faces and bone weights are checked exactly as usual (every length and count, every
+    // face's size) and stepped over instead of copied, so the streams are present but empty and
+    // faces and weights are empty. Such a scene is for inspection only (validate would fault it).
+    bool structure_only = false;
 };
 
 // Reads the 512-byte header (and the compressed prefix when the compressed flag is set).
@@ -74,7 +79,12 @@ Header read_header(std::span<const std::byte> data);
 // layout records which writer variant the file came from.
 Scene read_scene(std::span<const std::byte> data, const ReadOptions& options = {});
 
-// Reads a file into memory, then as read_scene. Throws ParseError (code Io) when it cannot be read.
+// Reads a file as read_scene does, without copying it first: an uncompressed dump is read straight
+// from a read-only memory mapping of the file (a compressed one is inflated from it, and the mapping
+// given back before the body is read); where mapping fails the file is read into memory. Throws
+// ParseError (code Io) when it cannot be read. A file that another program truncates while it is
+// mapped raises SIGBUS, as for any mapped file: programs reading files others may cut handle that
+// signal or use load_file_bytes + read_scene.
 Scene read_file(const std::filesystem::path& path, const ReadOptions& options = {});
 
 // The whole file's bytes. Throws ParseError (code Io) on failure.

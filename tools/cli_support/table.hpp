@@ -1,5 +1,5 @@
 // Text for a terminal: a table whose columns line up, and numbers with thousands separators. Used by
-// the verbs and the benchmarks. Internal (library assbin_cli_output); not installed.
+// the verbs and the benchmarks. Internal (library assbin_cli_support); not installed.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // JSON for `--json` output and for the benchmarks' reports: streamed, pretty-printed, with correct
-// escaping and commas, and numbers written exactly. Internal (library assbin_cli_output); not installed.
+// escaping and commas, and numbers written exactly. Internal (library assbin_cli_support); not installed.
 #pragma once
 
 #include <iosfwd>
