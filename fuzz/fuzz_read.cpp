@@ -77,6 +77,27 @@ void check_round_trip(const assbin::Scene& scene) {
     }
 }
 
+// `assbin info` reads with array_views (arrays left in the input): the same read must succeed and
+// validate() must find the same problems as on the copied arrays.
+void check_views_validate_the_same(const std::vector<std::byte>& input,
+                                   const std::vector<assbin::Problem>& problems) {
+    assbin::ReadOptions options = assbin_fuzz::fuzz_read_options();
+    options.array_views = true;
+    assbin::Scene viewed;
+    try {
+        viewed = assbin::read_scene(input, options);
+    } catch (const assbin::ParseError& error) {
+        std::fprintf(stderr, "%s\n", error.what());
+        invariant_broken("a read with array_views refuses what a full read accepts");
+    }
+    const std::vector<assbin::Problem> found = assbin::validate(viewed);
+    if (found.size() != problems.size()) invariant_broken("array_views: validate finds other problems");
+    for (size_t p = 0; p < found.size(); ++p) {
+        if (found[p].message != problems[p].message || found[p].path != problems[p].path)
+            invariant_broken("array_views: validate words a problem differently");
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -89,7 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0; // the expected outcome for almost every input
     }
     assbin_fuzz::ReadOutcomes::count(nullptr);
-    (void)assbin::validate(scene);
+    check_views_validate_the_same(input, assbin::validate(scene));
     check_round_trip(scene);
     return 0;
 }

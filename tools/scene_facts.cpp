@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 namespace assbin::cli {
 
@@ -29,19 +30,22 @@ MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
     facts.primitive_names = primitive_names(mesh.primitive_types);
     facts.has_face_data = !shortened;
     if (shortened) return facts;
-    // Counted in an array (one pass over the offsets), named once at the end.
+    // One pass over the faces (copied, or left in the file by ReadOptions::array_views): sizes
+    // counted in an array and named once at the end, and the largest index.
     uint64_t sizes[5] = {};
-    const std::vector<uint32_t>& offsets = mesh.faces.offsets;
-    for (size_t f = 0; f + 1 < offsets.size(); ++f)
-        ++sizes[std::min<uint32_t>(offsets[f + 1] - offsets[f], 4)];
+    uint32_t max_index = 0;
+    bool any_index = false;
+    mesh.faces.for_each([&](size_t, std::span<const uint32_t> face) {
+        ++sizes[std::min<size_t>(face.size(), 4)];
+        for (const uint32_t index : face)
+            max_index = std::max(max_index, index);
+        any_index = any_index || !face.empty();
+    });
     for (uint32_t size = 0; size < 5; ++size) {
         if (sizes[size] != 0)
             facts.face_sizes[size == 4 ? std::string("n") : std::to_string(size)] = sizes[size];
     }
-    uint32_t max_index = 0;
-    for (uint32_t index : mesh.faces.indices)
-        max_index = std::max(max_index, index);
-    if (!mesh.faces.indices.empty()) facts.max_index = max_index;
+    if (any_index) facts.max_index = max_index;
     return facts;
 }
 
@@ -62,9 +66,24 @@ Vec3 transform_point(const Eigen::Matrix4f& m, const Vec3& p) {
 // Grows `bounds` by a mesh's positions (or, in a shortened dump, the corners of their bounds).
 void grow_by_mesh(std::optional<Bounds<Vec3>>& bounds, const Mesh& mesh, const Eigen::Matrix4f& global) {
     if (!mesh.positions) return;
-    if (!mesh.positions->values.empty()) {
-        for (const Vec3& p : mesh.positions->values)
-            grow(bounds, transform_point(global, p));
+    const FileRecords<Vec3> positions = mesh.positions->records(); // copied or left in the file
+    if (!positions.empty()) {
+        // The mesh's own box first, in a tight loop, then merged: the same minimum and maximum
+        // (even of signed zeros: a later equal value never replaces an earlier one either way).
+        const float infinity = std::numeric_limits<float>::infinity();
+        Vec3 low = Vec3::Constant(infinity), high = Vec3::Constant(-infinity);
+        bool any = false;
+        for (size_t v = 0; v < positions.size(); ++v) {
+            const Vec3 p = transform_point(global, positions[v]);
+            if (!p.allFinite()) continue;
+            low = low.cwiseMin(p);
+            high = high.cwiseMax(p);
+            any = true;
+        }
+        if (any) {
+            grow(bounds, low);
+            grow(bounds, high);
+        }
         return;
     }
     if (mesh.vertex_count == 0) return;

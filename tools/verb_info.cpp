@@ -7,10 +7,13 @@
 
 #include <assbin/reader.hpp>
 #include <assbin/validate.hpp>
+#include <mapped_file.hpp>
 
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iostream>
+#include <optional>
 
 namespace po = boost::program_options;
 
@@ -497,15 +500,24 @@ int run_info(const std::vector<std::string>& args) {
     const std::string file = (*vm)["file"].as<std::string>();
 
     Scene scene;
+    std::optional<assbin_common::MappedFile> mapped; // the arrays stay here (array_views)
     try {
         note_mapped_input(file);
-        scene = read_file(file, read_options_from(*vm));
+        ReadOptions read_options = read_options_from(*vm);
+        read_options.array_views = true; // looked at, not kept: arrays are not copied out of the file
+        mapped.emplace(file);
+        scene = read_scene(mapped->bytes(), read_options);
     } catch (const ParseError& error) {
         print_parse_error(file, error);
         return kExitUnreadable;
+    } catch (const assbin_common::ReadFailure& failure) {
+        print_parse_error(file, ParseError(ErrorCode::Io, 0, "", failure.what()));
+        return kExitUnreadable;
     }
+    // Both only read the scene: validation on a second thread while the facts are gathered here.
+    auto validating = std::async(std::launch::async, [&scene] { return validate(scene); });
     const SceneFacts facts = compute_facts(scene);
-    const std::vector<Problem> problems = validate(scene);
+    const std::vector<Problem> problems = validating.get();
     if (vm->count("json")) {
         JsonWriter json(std::cout);
         json.begin_object();

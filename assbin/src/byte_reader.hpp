@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,14 @@ class ByteReader {
         if (count != 0)
             std::memcpy(static_cast<void*>(out.data()), data_ + position_, size_t{count} * sizeof(T));
         position_ += size_t{count} * sizeof(T);
+    }
+
+    // `count` records of `record_bytes` each, checked and stepped over, left where they are.
+    std::span<const std::byte> view_records(uint32_t count, size_t record_bytes, const char* what) {
+        require_records(count, record_bytes, what);
+        const std::span<const std::byte> records(data_ + position_, size_t{count} * record_bytes);
+        position_ += records.size();
+        return records;
     }
 
     void skip(size_t bytes, const char* what) {

@@ -53,6 +53,8 @@ struct ReadContext {
     size_t color3_bytes() const { return mixed_double ? 16 : 12; }
     // ReadOptions::structure_only: vertex streams, faces and weights are checked and stepped over.
     bool structure_only() const { return options->structure_only; }
+    // ReadOptions::array_views: plain-record arrays are left in the data (FileRecords).
+    bool array_views() const { return options->array_views; }
     size_t color4_bytes() const { return mixed_double ? 20 : 16; }
     size_t quat_bytes() const { return mixed_double ? 20 : 16; }
     size_t matrix_bytes() const { return mixed_double ? 128 : 64; }

@@ -36,6 +36,8 @@ VertexStream<Vec3> read_vec3_stream(ByteReader& reader, uint32_t vertex_count, c
     } else if (reader.context().structure_only()) {
         reader.require_records(vertex_count, reader.context().vec3_bytes(), what);
         reader.skip(size_t{vertex_count} * reader.context().vec3_bytes(), what);
+    } else if (reader.context().array_views() && !reader.context().mixed_double) {
+        stream.file_values.bytes = reader.view_records(vertex_count, sizeof(Vec3), what);
     } else {
         reader.vec3_array(vertex_count, stream.values, what);
     }
@@ -50,6 +52,8 @@ VertexStream<Color4> read_color_stream(ByteReader& reader, uint32_t vertex_count
     } else if (reader.context().structure_only()) {
         reader.require_records(vertex_count, reader.context().color4_bytes(), "vertex colours");
         reader.skip(size_t{vertex_count} * reader.context().color4_bytes(), "vertex colours");
+    } else if (reader.context().array_views() && !reader.context().mixed_double) {
+        stream.file_values.bytes = reader.view_records(vertex_count, sizeof(Color4), "vertex colours");
     } else {
         reader.color4_array(vertex_count, stream.values, "vertex colours");
     }
@@ -82,6 +86,11 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
     }
     if (face_count == 0) return;
     if (reader.context().structure_only()) return reader.skip(at, "faces");
+    if (reader.context().array_views()) {
+        faces.file_records = {bytes, at};
+        faces.file_wide_indices = wide_indices;
+        return reader.skip(at, "faces");
+    }
     reader.context().charge_array<uint32_t>(uint64_t{face_count} + 1 + index_total, reader.offset());
     faces.offsets.resize(size_t{face_count} + 1);
     faces.indices.resize(index_total);
@@ -126,6 +135,8 @@ Bone read_bone(ByteReader& mesh, ReadContext& context, size_t index) {
         if (context.structure_only()) {
             reader.require_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
             reader.skip(size_t{bone.weight_count} * sizeof(VertexWeight), "vertex weights");
+        } else if (context.array_views()) {
+            bone.file_weights.bytes = reader.view_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
         } else {
             reader.records(bone.weight_count, bone.weights, "vertex weights");
         }

@@ -166,9 +166,11 @@ Scene read_image(std::span<const std::byte> data, assbin_common::MappedFile* fil
                  const ReadOptions& options) {
     const Header header = read_header(data);
     if (!header.is_compressed()) return read_body(data.subspan(kHeaderSize), header, options);
-    const ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
+    ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
     if (file) file->release();
-    return read_body(body.span(), header, options);
+    Scene scene = read_body(body.span(), header, options);
+    if (options.array_views) scene.inflated_body = std::move(body.data); // its records point there
+    return scene;
 }
 
 } // namespace

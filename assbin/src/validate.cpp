@@ -51,27 +51,25 @@ uint32_t primitive_bit(uint32_t face_size) {
 
 void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
     FaceTally empty, out_of_range, wrong_type;
-    const FaceList& faces = mesh.faces;
-    // One vectorisable pass finds whether any index is out of range; only then are faces searched.
-    uint32_t max_index = 0;
-    for (uint32_t index : faces.indices)
-        max_index = std::max(max_index, index);
-    const bool some_out_of_range = !faces.indices.empty() && max_index >= mesh.vertex_count;
-    for (size_t f = 0; f < faces.size(); ++f) {
-        const uint32_t size = faces.face_size(f);
+    // One pass over the faces, copied or left in the file (ReadOptions::array_views).
+    mesh.faces.for_each([&](size_t f, std::span<const uint32_t> face) {
+        const auto size = static_cast<uint32_t>(face.size());
         if (size == 0) {
             empty.add(f, 0);
-            continue;
+            return;
         }
         if (!(mesh.primitive_types & primitive_bit(size))) wrong_type.add(f, size);
-        if (!some_out_of_range) continue;
-        for (uint32_t index : faces.face(f)) {
+        uint32_t largest = 0;
+        for (const uint32_t index : face)
+            largest = std::max(largest, index);
+        if (largest < mesh.vertex_count) return;
+        for (const uint32_t index : face) {
             if (index >= mesh.vertex_count) {
                 out_of_range.add(f, index);
                 break;
             }
         }
-    }
+    });
     if (empty.count) {
         report.warning(path + "/faces", std::to_string(empty.count) + " faces have no indices (first: face " +
                                             std::to_string(empty.first_face) + ")");
@@ -97,7 +95,9 @@ void check_bones(const Mesh& mesh, const std::string& path, Report& report) {
         const Bone& bone = mesh.bones[b];
         const std::string bone_path = path + "/bone[" + std::to_string(b) + "]";
         size_t out_of_range = 0, not_finite = 0;
-        for (const VertexWeight& weight : bone.weights) {
+        const FileRecords<VertexWeight> weights = bone.weight_records();
+        for (size_t w = 0; w < weights.size(); ++w) {
+            const VertexWeight weight = weights[w];
             out_of_range += weight.vertex >= mesh.vertex_count;
             not_finite += !std::isfinite(weight.weight);
         }
@@ -115,8 +115,9 @@ void check_bones(const Mesh& mesh, const std::string& path, Report& report) {
 void check_vertices(const Mesh& mesh, const std::string& path, Report& report) {
     size_t not_finite = 0;
     if (mesh.positions) {
-        for (const Vec3& p : mesh.positions->values)
-            not_finite += !p.allFinite();
+        const FileRecords<Vec3> positions = mesh.positions->records();
+        for (size_t v = 0; v < positions.size(); ++v)
+            not_finite += !positions[v].allFinite();
     }
     if (not_finite)
         report.warning(path + "/positions", std::to_string(not_finite) + " positions are not finite");

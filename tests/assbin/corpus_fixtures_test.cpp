@@ -5,11 +5,13 @@
 #include "support/fixtures.hpp"
 
 #include <assbin/reader.hpp>
+#include <assbin/validate.hpp>
 
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 using assbin_test::fixture_bytes;
@@ -93,6 +95,54 @@ BOOST_DATA_TEST_CASE(a_structure_only_read_walks_the_same_chunks_without_copying
         if (!scene.header.is_shortened() && scene.meshes[m].positions)
             BOOST_TEST(scene.meshes[m].positions->values.size() == scene.meshes[m].vertex_count);
     }
+}
+
+// `assbin info` reads with array_views: the arrays stay in the file's bytes, and what validate()
+// and the record accessors see is what a full read copies.
+BOOST_DATA_TEST_CASE(arrays_left_in_the_file_hold_what_a_full_read_copies,
+                     assbin_test::fixtures(assbin_test::all_assbin_fixtures()), name) {
+    const std::vector<std::byte> bytes = fixture_bytes(name);
+    assbin::ReadOptions views;
+    views.array_views = true;
+    const assbin::Scene scene = assbin::read_scene(bytes);
+    const assbin::Scene viewed = assbin::read_scene(bytes, views);
+    BOOST_TEST((viewed.header.is_compressed() == (viewed.inflated_body != nullptr)));
+    const auto same_records = [](const auto& copied, const auto& left) {
+        BOOST_TEST_REQUIRE(left.size() == copied.size());
+        for (size_t i = 0; i < copied.size(); ++i) {
+            const auto a = copied[i], b = left[i];
+            BOOST_TEST_REQUIRE(std::memcmp(&a, &b, sizeof a) == 0);
+        }
+    };
+    BOOST_TEST_REQUIRE(viewed.meshes.size() == scene.meshes.size());
+    for (size_t m = 0; m < scene.meshes.size(); ++m) {
+        const assbin::Mesh &full = scene.meshes[m], &left = viewed.meshes[m];
+        if (full.positions) same_records(full.positions->records(), left.positions->records());
+        for (size_t c = 0; c < full.uv_channels.size(); ++c)
+            same_records(full.uv_channels[c].records(), left.uv_channels[c].records());
+        for (size_t c = 0; c < full.color_sets.size(); ++c)
+            same_records(full.color_sets[c].records(), left.color_sets[c].records());
+        for (size_t b = 0; b < full.bones.size(); ++b)
+            same_records(full.bones[b].weight_records(), left.bones[b].weight_records());
+        std::vector<uint32_t> full_faces, left_faces;
+        full.faces.for_each([&](size_t, std::span<const uint32_t> face) {
+            full_faces.push_back(static_cast<uint32_t>(face.size()));
+            full_faces.insert(full_faces.end(), face.begin(), face.end());
+        });
+        left.faces.for_each([&](size_t, std::span<const uint32_t> face) {
+            left_faces.push_back(static_cast<uint32_t>(face.size()));
+            left_faces.insert(left_faces.end(), face.begin(), face.end());
+        });
+        BOOST_TEST((left_faces == full_faces));
+        if (!scene.header.is_shortened() && !scene.layout.mixed_double && full.vertex_count > 0 &&
+            full.positions)
+            BOOST_TEST(left.positions->values.empty()); // really left in the file, not copied
+    }
+    const std::vector<assbin::Problem> full_problems = assbin::validate(scene),
+                                       left_problems = assbin::validate(viewed);
+    BOOST_TEST_REQUIRE(left_problems.size() == full_problems.size());
+    for (size_t p = 0; p < full_problems.size(); ++p)
+        BOOST_TEST(left_problems[p].message == full_problems[p].message);
 }
 
 BOOST_AUTO_TEST_CASE(reads_a_skinned_animated_5_2_5_dump_with_the_values_of_the_corpus_tables) {

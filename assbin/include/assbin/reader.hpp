@@ -69,6 +69,14 @@ struct ReadOptions {
     // face's size) and stepped over instead of copied, so the streams are present but empty and
     // faces and weights are empty. Such a scene is for inspection only (validate would fault it).
     bool structure_only = false;
+    // For tools that look at the data without keeping it (`assbin info`): vertex streams, faces and
+    // bone weights are checked as usual and left in the data read instead of copied (FileRecords,
+    // FaceList::file_records; `values`, faces and `weights` stay empty), so they are valid only while
+    // that data lives. Records that differ from the in-memory ones (the 5.2.5+ double layout's
+    // vectors and colours) are copied as usual. Readers of such a scene go through records(),
+    // weight_records() and FaceList::for_each; the converter, compare and the writer need a scene
+    // read without it.
+    bool array_views = false;
 };
 
 // Reads the 512-byte header (and the compressed prefix when the compressed flag is set).

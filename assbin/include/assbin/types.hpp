@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,6 +42,29 @@ T default_value() {
         return T{};
 }
 
+// An array left where it lies in the bytes a scene was read from (ReadOptions::array_views): file
+// records that are exactly T's in-memory records, at no particular alignment, so each is read by
+// copy. Valid only while those bytes live. Empty in a scene read the usual way.
+template <class T>
+struct FileRecords {
+    std::span<const std::byte> bytes;
+
+    size_t size() const { return bytes.size() / sizeof(T); }
+    bool empty() const { return bytes.empty(); }
+    T operator[](size_t i) const {
+        T value;
+        std::memcpy(static_cast<void*>(&value), bytes.data() + i * sizeof(T), sizeof(T));
+        return value;
+    }
+};
+
+// The records of an array whichever way it was read: a copied `values` vector or FileRecords.
+template <class T>
+FileRecords<T> records_of(const std::vector<T>& values, const FileRecords<T>& file_values) {
+    if (!values.empty()) return {std::as_bytes(std::span<const T>(values))};
+    return file_values;
+}
+
 // Minimum and maximum per component, as a shortened dump stores them in place of an array.
 // The min is usually not an element of the array (ASSBIN-FORMAT.md §5).
 template <class T>
@@ -53,6 +78,9 @@ template <class T>
 struct VertexStream {
     std::vector<T> values;
     Bounds<T> bounds;
+    FileRecords<T> file_values; // instead of values, when read with ReadOptions::array_views
+
+    FileRecords<T> records() const { return records_of(values, file_values); }
 };
 
 struct UvChannel : VertexStream<Vec3> {
@@ -62,15 +90,48 @@ struct UvChannel : VertexStream<Vec3> {
 
 // Faces stored flat: face i uses indices[offsets[i] .. offsets[i+1]). Offsets has face_count + 1
 // entries when the mesh has faces, and is empty otherwise.
+// Read with ReadOptions::array_views, both stay empty and the faces are left in the file's records
+// (`file_records`: per face a u16 count, then u16 or u32 indices); `for_each` walks either form.
 struct FaceList {
     std::vector<uint32_t> indices;
     std::vector<uint32_t> offsets;
+    std::span<const std::byte> file_records;
+    bool file_wide_indices = false; // u32 indices in file_records (meshes of 65,536+ vertices)
 
     size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }
     std::span<const uint32_t> face(size_t i) const {
         return {indices.data() + offsets[i], indices.data() + offsets[i + 1]};
     }
     uint32_t face_size(size_t i) const { return offsets[i + 1] - offsets[i]; }
+
+    // Calls visit(face number, its indices) for every face, in order.
+    template <class Visit>
+    void for_each(Visit&& visit) const {
+        for (size_t f = 0; f < size(); ++f)
+            visit(f, face(f));
+        if (file_records.empty()) return;
+        std::vector<uint32_t> scratch;
+        const size_t index_bytes = file_wide_indices ? 4 : 2;
+        for (size_t at = 0, f = 0; at + 2 <= file_records.size(); ++f) {
+            uint16_t count;
+            std::memcpy(&count, file_records.data() + at, 2);
+            at += 2;
+            if (scratch.size() != count) scratch.resize(count);
+            if (file_wide_indices) {
+                // One fixed-size copy per index: inlined, where one copy of count * 4 bytes is a call.
+                for (uint16_t k = 0; k < count; ++k)
+                    std::memcpy(&scratch[k], file_records.data() + at + 4 * k, 4);
+            } else {
+                for (uint16_t k = 0; k < count; ++k) {
+                    uint16_t index;
+                    std::memcpy(&index, file_records.data() + at + 2 * k, 2);
+                    scratch[k] = index;
+                }
+            }
+            at += count * index_bytes;
+            visit(f, std::span<const uint32_t>(scratch));
+        }
+    }
 };
 
 struct VertexWeight {
@@ -81,10 +142,13 @@ static_assert(sizeof(VertexWeight) == 8);
 
 struct Bone {
     std::string name;
-    Matrix4 offset = Matrix4::Identity(); // mesh space -> bone space
-    uint32_t weight_count = 0;            // as declared; equals weights.size() in full dumps
-    std::vector<VertexWeight> weights;    // full dumps
-    Bounds<VertexWeight> weight_bounds{}; // shortened dumps
+    Matrix4 offset = Matrix4::Identity();   // mesh space -> bone space
+    uint32_t weight_count = 0;              // as declared; equals weights.size() in full dumps
+    std::vector<VertexWeight> weights;      // full dumps
+    Bounds<VertexWeight> weight_bounds{};   // shortened dumps
+    FileRecords<VertexWeight> file_weights; // instead of weights, when read with ReadOptions::array_views
+
+    FileRecords<VertexWeight> weight_records() const { return records_of(weights, file_weights); }
 };
 
 // aiPrimitiveType bits.
@@ -351,6 +415,9 @@ struct Scene {
     // it says so): how many, and the offset of the first in the (inflated) file image.
     uint64_t trailing_bytes = 0;
     uint64_t trailing_offset = 0;
+    // Read with ReadOptions::array_views from a compressed dump: the inflated body its FileRecords
+    // point into, kept alive with the scene (a plain dump's records point into the caller's data).
+    std::shared_ptr<const std::byte[]> inflated_body;
 
     bool is_shortened() const { return header.is_shortened(); }
 };
