@@ -13,6 +13,7 @@
 #include <assbin/compare.hpp>
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
+#include <mapped_file.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace po = boost::program_options;
@@ -119,16 +121,30 @@ bool is_empty_file(const fs::path& path) {
     return fs::file_size(path, error) == 0 && !error;
 }
 
+// One side of a pair: the scene, whose arrays stay in the mapped file (ReadOptions::array_views).
+struct Side {
+    std::optional<assbin_common::MappedFile> file;
+    Scene scene;
+};
+
 // Reads one side; false (pair unreadable) when it cannot.
-bool read_side(Pair& pair, const char* side, const fs::path& path, const Settings& settings, Scene& scene) {
+bool read_side(Pair& pair, const char* side, const fs::path& path, const Settings& settings, Side& out) {
+    const auto unreadable = [&](const std::string& why) {
+        pair.status = Status::Unreadable;
+        pair.error = std::string(side) + " " + path.string() + ": " + why;
+        return false;
+    };
     try {
         note_mapped_input(path.string());
-        scene = read_file(path, settings.read);
+        out.file.emplace(path);
+        ReadOptions options = settings.read;
+        options.array_views = true; // compared in place, never copied
+        out.scene = read_scene(out.file->bytes(), options);
         return true;
     } catch (const ParseError& error) {
-        pair.status = Status::Unreadable;
-        pair.error = std::string(side) + " " + path.string() + ": " + error.what();
-        return false;
+        return unreadable(error.what());
+    } catch (const assbin_common::ReadFailure& failure) {
+        return unreadable(ParseError(ErrorCode::Io, 0, "", failure.what()).what());
     }
 }
 
@@ -139,23 +155,23 @@ void compare_pair(Pair& pair, const Settings& settings) {
         return; // Same: the import was expected to fail, and still fails
     }
     if (actual_empty) {
-        Scene expected;
+        Side expected;
         if (read_side(pair, "EXPECTED", pair.expected, settings, expected)) pair.status = Status::NowFails;
         return;
     }
-    Scene actual, expected;
+    Side actual, expected;
     if (!read_side(pair, "ACTUAL", pair.actual, settings, actual)) return;
-    pair.trailing_actual = actual.trailing_bytes;
-    pair.skipped_actual = actual.skipped_chunks;
+    pair.trailing_actual = actual.scene.trailing_bytes;
+    pair.skipped_actual = actual.scene.skipped_chunks;
     if (expected_empty) {
         pair.status = Status::NowSucceeds;
         return;
     }
     if (!read_side(pair, "EXPECTED", pair.expected, settings, expected)) return;
-    pair.trailing_expected = expected.trailing_bytes;
-    pair.skipped_expected = expected.skipped_chunks;
+    pair.trailing_expected = expected.scene.trailing_bytes;
+    pair.skipped_expected = expected.scene.skipped_chunks;
     try {
-        pair.result = compare(actual, expected, settings.compare);
+        pair.result = compare(actual.scene, expected.scene, settings.compare);
     } catch (const std::invalid_argument& error) {
         pair.status = Status::Unreadable;
         pair.error = std::string("cannot compare: ") + error.what();

@@ -258,13 +258,21 @@ bool Comparer::real(std::string_view suffix, double actual, double expected) {
     return false;
 }
 
-void Comparer::float_records(std::string_view suffix, const float* actual, const float* expected,
-                             size_t count, size_t components, const char* const* names) {
+void Comparer::float_records(std::string_view suffix, std::span<const std::byte> actual_bytes,
+                             std::span<const std::byte> expected_bytes, size_t count, size_t components,
+                             const char* const* names) {
     const size_t n = count * components;
     result_.values_compared += n;
-    if (n == 0 || std::memcmp(actual, expected, n * sizeof(float)) == 0) return;
+    if (n == 0 || std::memcmp(actual_bytes.data(), expected_bytes.data(), n * sizeof(float)) == 0) return;
+    // Read by copy: the records may lie unaligned in a file (ReadOptions::array_views).
+    const auto at = [](std::span<const std::byte> bytes, size_t i) {
+        float value;
+        std::memcpy(&value, bytes.data() + i * sizeof(float), sizeof value);
+        return value;
+    };
     for (size_t i = 0; i < n; ++i) {
-        if (matches(actual[i], expected[i])) continue;
+        const float actual_i = at(actual_bytes, i), expected_i = at(expected_bytes, i);
+        if (matches(actual_i, expected_i)) continue;
         if (!detail_wanted()) {
             ++result_.total;
             continue;
@@ -275,8 +283,7 @@ void Comparer::float_records(std::string_view suffix, const float* actual, const
             where += '.';
             where += names[i % components];
         }
-        report(where, format_number(expected[i]), format_number(actual[i]),
-               double(actual[i]) - double(expected[i]));
+        report(where, format_number(expected_i), format_number(actual_i), double(actual_i) - double(expected_i));
     }
 }
 
@@ -367,8 +374,15 @@ CompareResult compare(const Scene& actual, const Scene& expected, const CompareO
     // A full scene held against a shortened one is reduced to what its shortened dump would hold.
     result.shortened = actual.is_shortened() || expected.is_shortened();
     std::optional<Scene> derived_actual, derived_expected;
-    if (result.shortened && !actual.is_shortened()) derived_actual = make_shortened(actual);
-    if (result.shortened && !expected.is_shortened()) derived_expected = make_shortened(expected);
+    // A full side is hashed and bounded as Assimp's shortened writer would (from copied arrays).
+    const auto derive = [](const Scene& full) {
+        if (!holds_file_records(full)) return make_shortened(full);
+        Scene copy = full;
+        copy_file_records(copy);
+        return make_shortened(copy);
+    };
+    if (result.shortened && !actual.is_shortened()) derived_actual = derive(actual);
+    if (result.shortened && !expected.is_shortened()) derived_expected = derive(expected);
     result.derived_actual = derived_actual.has_value();
     result.derived_expected = derived_expected.has_value();
     const Scene& a = derived_actual ? *derived_actual : actual;

@@ -84,8 +84,10 @@ class Comparer {
 
     // Element-wise over two arrays of the same length of records holding `components` floats each,
     // named `names` ("x", "y", "z"): differences at suffix[i].name.
-    void float_records(std::string_view suffix, const float* actual, const float* expected, size_t count,
-                       size_t components, const char* const* names);
+    // `count` records of `components` floats each, as bytes (copied arrays or file records).
+    void float_records(std::string_view suffix, std::span<const std::byte> actual,
+                       std::span<const std::byte> expected, size_t count, size_t components,
+                       const char* const* names);
     // Element-wise over two integer arrays of the same length (shared by the two below).
     template <class T>
     void integer_array(std::string_view suffix, std::span<const T> actual, std::span<const T> expected,

@@ -27,9 +27,10 @@ void compare_stream(Comparer& comparer, std::string_view name, const VertexStrea
                               names);
         return;
     }
-    if (actual.values.size() != expected.values.size() || actual.values.empty()) return;
-    comparer.float_records(name, actual.values.data()->data(), expected.values.data()->data(),
-                           actual.values.size(), n, names);
+    // Copied, or left in the files (ReadOptions::array_views): the same records either way.
+    const FileRecords<T> a = actual.records(), e = expected.records();
+    if (a.size() != e.size() || a.empty()) return;
+    comparer.float_records(name, a.bytes, e.bytes, a.size(), n, names);
 }
 
 void compare_optional_stream(Comparer& comparer, std::string_view name,
@@ -66,6 +67,17 @@ void compare_face_indices(Comparer& comparer, const FaceList& actual, const Face
     }
 }
 
+// Faces left in a file's records (ReadOptions::array_views) as a flat list, to compare index by index.
+FaceList copied_faces(const FaceList& faces) {
+    FaceList copy;
+    faces.for_each([&copy](size_t, std::span<const uint32_t> face) {
+        copy.offsets.push_back(static_cast<uint32_t>(copy.indices.size()));
+        copy.indices.insert(copy.indices.end(), face.begin(), face.end());
+    });
+    if (!copy.offsets.empty()) copy.offsets.push_back(static_cast<uint32_t>(copy.indices.size()));
+    return copy;
+}
+
 void compare_faces(Comparer& comparer, const Mesh& actual, const Mesh& expected, bool same_face_count) {
     if (!same_face_count) return; // reported once as face_count
     if (comparer.shortened) {
@@ -74,17 +86,33 @@ void compare_faces(Comparer& comparer, const Mesh& actual, const Mesh& expected,
         }
         return;
     }
-    if (actual.faces.size() == expected.faces.size())
-        compare_face_indices(comparer, actual.faces, expected.faces);
+    const std::span<const std::byte> a = actual.faces.file_records, e = expected.faces.file_records;
+    if (a.empty() && e.empty()) {
+        if (actual.faces.size() == expected.faces.size())
+            compare_face_indices(comparer, actual.faces, expected.faces);
+        return;
+    }
+    // Both in their files with the same index width and bytes: every size and index is the same.
+    if (a.size() == e.size() && actual.faces.file_wide_indices == expected.faces.file_wide_indices &&
+        std::memcmp(a.data(), e.data(), a.size()) == 0) {
+        const size_t index_bytes = actual.faces.file_wide_indices ? 4 : 2;
+        comparer.counted(actual.face_count + (a.size() - 2 * size_t{actual.face_count}) / index_bytes);
+        return;
+    }
+    const FaceList actual_faces = a.empty() ? actual.faces : copied_faces(actual.faces);
+    const FaceList expected_faces = e.empty() ? expected.faces : copied_faces(expected.faces);
+    if (actual_faces.size() == expected_faces.size())
+        compare_face_indices(comparer, actual_faces, expected_faces);
 }
 
 void compare_weights(Comparer& comparer, const Bone& actual, const Bone& expected) {
-    const std::vector<VertexWeight>& a = actual.weights;
-    const std::vector<VertexWeight>& e = expected.weights;
+    // Copied, or left in the files (ReadOptions::array_views).
+    const FileRecords<VertexWeight> a = actual.weight_records(), e = expected.weight_records();
     comparer.counted(2 * a.size());
     for (size_t i = 0; i < a.size(); ++i) {
-        const bool same_vertex = a[i].vertex == e[i].vertex;
-        const bool same_weight = comparer.matches(a[i].weight, e[i].weight);
+        const VertexWeight a_i = a[i], e_i = e[i];
+        const bool same_vertex = a_i.vertex == e_i.vertex;
+        const bool same_weight = comparer.matches(a_i.weight, e_i.weight);
         if (same_vertex && same_weight) continue;
         if (!comparer.detail_wanted()) {
             comparer.count_difference();
@@ -94,12 +122,12 @@ void compare_weights(Comparer& comparer, const Bone& actual, const Bone& expecte
         std::string where = "/weights";
         append_index(where, i);
         if (!same_vertex) {
-            comparer.report(joined(where, ".vertex"), std::to_string(e[i].vertex),
-                            std::to_string(a[i].vertex), double(a[i].vertex) - double(e[i].vertex));
+            comparer.report(joined(where, ".vertex"), std::to_string(e_i.vertex), std::to_string(a_i.vertex),
+                            double(a_i.vertex) - double(e_i.vertex));
         }
         if (!same_weight) {
-            comparer.report(joined(where, ".weight"), format_number(e[i].weight), format_number(a[i].weight),
-                            double(a[i].weight) - double(e[i].weight));
+            comparer.report(joined(where, ".weight"), format_number(e_i.weight), format_number(a_i.weight),
+                            double(a_i.weight) - double(e_i.weight));
         }
     }
 }
@@ -117,7 +145,7 @@ void compare_bone(Comparer& comparer, const Bone& actual, const Bone& expected) 
         bound("/weights.max", actual.weight_bounds.max, expected.weight_bounds.max);
         return;
     }
-    if (same_count && actual.weights.size() == expected.weights.size())
+    if (same_count && actual.weight_records().size() == expected.weight_records().size())
         compare_weights(comparer, actual, expected);
 }
 

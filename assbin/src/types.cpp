@@ -68,4 +68,67 @@ std::string Material::name() const {
     return property->string_value().value_or(std::string());
 }
 
+namespace {
+
+template <class T>
+void copy_stream_records(VertexStream<T>& stream) {
+    const FileRecords<T> records = stream.file_values;
+    stream.values.resize(records.size());
+    if (!records.empty()) std::memcpy(static_cast<void*>(stream.values.data()), records.bytes.data(), records.bytes.size());
+    stream.file_values = {};
+}
+
+} // namespace
+
+bool holds_file_records(const Scene& scene) {
+    for (const Mesh& mesh : scene.meshes) {
+        for (const auto* stream : {&mesh.positions, &mesh.normals, &mesh.tangents, &mesh.bitangents}) {
+            if (*stream && !(*stream)->file_values.empty()) return true;
+        }
+        for (const VertexStream<Color4>& colors : mesh.color_sets) {
+            if (!colors.file_values.empty()) return true;
+        }
+        for (const UvChannel& uv : mesh.uv_channels) {
+            if (!uv.file_values.empty()) return true;
+        }
+        if (!mesh.faces.file_records.empty()) return true;
+        for (const Bone& bone : mesh.bones) {
+            if (!bone.file_weights.empty()) return true;
+        }
+    }
+    return false;
+}
+
+void copy_file_records(Scene& scene) {
+    for (Mesh& mesh : scene.meshes) {
+        for (auto* stream : {&mesh.positions, &mesh.normals, &mesh.tangents, &mesh.bitangents}) {
+            if (*stream && !(*stream)->file_values.empty()) copy_stream_records(**stream);
+        }
+        for (VertexStream<Color4>& colors : mesh.color_sets) {
+            if (!colors.file_values.empty()) copy_stream_records(colors);
+        }
+        for (UvChannel& uv : mesh.uv_channels) {
+            if (!uv.file_values.empty()) copy_stream_records<Vec3>(uv);
+        }
+        if (!mesh.faces.file_records.empty()) {
+            FaceList faces;
+            faces.offsets.reserve(size_t{mesh.face_count} + 1);
+            mesh.faces.for_each([&faces](size_t, std::span<const uint32_t> face) {
+                faces.offsets.push_back(static_cast<uint32_t>(faces.indices.size()));
+                faces.indices.insert(faces.indices.end(), face.begin(), face.end());
+            });
+            faces.offsets.push_back(static_cast<uint32_t>(faces.indices.size()));
+            mesh.faces = std::move(faces);
+        }
+        for (Bone& bone : mesh.bones) {
+            const FileRecords<VertexWeight> weights = bone.file_weights;
+            if (weights.empty()) continue;
+            bone.weights.resize(weights.size());
+            std::memcpy(static_cast<void*>(bone.weights.data()), weights.bytes.data(), weights.bytes.size());
+            bone.file_weights = {};
+        }
+    }
+    scene.inflated_body.reset();
+}
+
 } // namespace assbin

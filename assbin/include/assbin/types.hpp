@@ -422,6 +422,12 @@ struct Scene {
     bool is_shortened() const { return header.is_shortened(); }
 };
 
+// Copies every array a scene read with ReadOptions::array_views left in the data into its vectors
+// (values, faces, weights), so that the scene no longer depends on those bytes.
+void copy_file_records(Scene& scene);
+// True when some array of the scene is left in the data it was read from (ReadOptions::array_views).
+bool holds_file_records(const Scene& scene);
+
 // The writer profile(s) of ASSBIN-FORMAT.md §6 that this scene's header and layout fit, with the
 // Assimp releases, e.g. "P5 (Assimp 5.2.5+)" or "P3/P4/P5 (Assimp 4.0+; no texture or light to tell)".
 std::string writer_profile(const Scene& scene);
