@@ -52,14 +52,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (data[4] & 2) options.ulps = 4;
     if (data[4] & 4) options.relative = 1e-6;
     if (data[4] & 8) options.ignore = {"*/tangents*", "scene/node*/metadata*"};
+    std::optional<assbin::CompareResult> copied;
     try {
-        const assbin::CompareResult result = assbin::compare(*a, *b, options);
-        if (result.differences.size() > options.max_diffs || result.total < result.differences.size())
+        copied = assbin::compare(*a, *b, options);
+        if (copied->differences.size() > options.max_diffs || copied->total < copied->differences.size())
             assbin_fuzz::invariant_broken("compare listed more differences than it counted or kept");
         if (!assbin::compare(*a, *a, options).same())
             assbin_fuzz::invariant_broken("a scene differs from itself");
     } catch (const std::invalid_argument&) {
         // Documented: a full side whose faces cannot be hashed against a shortened one.
+    }
+    // `assbin cmp` reads with array_views (arrays left in the inputs): the same totals and differences.
+    assbin::ReadOptions views = assbin_fuzz::fuzz_read_options();
+    views.array_views = true;
+    const assbin::Scene a_views = assbin::read_scene(rest.first(first_size), views);
+    const assbin::Scene b_views = assbin::read_scene(rest.subspan(first_size), views);
+    try {
+        const assbin::CompareResult viewed = assbin::compare(a_views, b_views, options);
+        if (!copied)
+            assbin_fuzz::invariant_broken("compare refuses copied arrays but not arrays left in place");
+        if (viewed.total != copied->total || viewed.values_compared != copied->values_compared ||
+            viewed.differences.size() != copied->differences.size())
+            assbin_fuzz::invariant_broken("compare counts other differences on arrays left in place");
+        for (size_t d = 0; d < viewed.differences.size(); ++d) {
+            if (viewed.differences[d].path != copied->differences[d].path)
+                assbin_fuzz::invariant_broken("compare lists other differences on arrays left in place");
+        }
+    } catch (const std::invalid_argument&) {
+        if (copied) assbin_fuzz::invariant_broken("compare refuses arrays left in place but not copied ones");
     }
     return 0;
 }

@@ -283,7 +283,8 @@ void Comparer::float_records(std::string_view suffix, std::span<const std::byte>
             where += '.';
             where += names[i % components];
         }
-        report(where, format_number(expected_i), format_number(actual_i), double(actual_i) - double(expected_i));
+        report(where, format_number(expected_i), format_number(actual_i),
+               double(actual_i) - double(expected_i));
     }
 }
 

@@ -136,7 +136,8 @@ Bone read_bone(ByteReader& mesh, ReadContext& context, size_t index) {
             reader.require_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
             reader.skip(size_t{bone.weight_count} * sizeof(VertexWeight), "vertex weights");
         } else if (context.array_views()) {
-            bone.file_weights.bytes = reader.view_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
+            bone.file_weights.bytes =
+                reader.view_records(bone.weight_count, sizeof(VertexWeight), "vertex weights");
         } else {
             reader.records(bone.weight_count, bone.weights, "vertex weights");
         }

@@ -74,7 +74,8 @@ template <class T>
 void copy_stream_records(VertexStream<T>& stream) {
     const FileRecords<T> records = stream.file_values;
     stream.values.resize(records.size());
-    if (!records.empty()) std::memcpy(static_cast<void*>(stream.values.data()), records.bytes.data(), records.bytes.size());
+    if (!records.empty())
+        std::memcpy(static_cast<void*>(stream.values.data()), records.bytes.data(), records.bytes.size());
     stream.file_values = {};
 }
 
