@@ -24,16 +24,8 @@ class MappedFile {
   public:
     // Throws ReadFailure naming the cause.
     explicit MappedFile(const std::filesystem::path& path) {
-        const detail::FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
-        if (file.fd < 0)
-            throw ReadFailure(std::string("cannot open the file (") + std::strerror(errno) + ")");
-        struct stat status {};
-        if (::fstat(file.fd, &status) != 0)
-            throw ReadFailure(std::string("cannot tell the file's size (") + std::strerror(errno) + ")");
-        if (!S_ISREG(status.st_mode))
-            throw ReadFailure(std::string("is ") + detail::kind_of(status.st_mode) +
-                              ", not a file that can be read");
-        const size_t size = static_cast<size_t>(status.st_size);
+        size_t size = 0;
+        const detail::FileDescriptor file{detail::open_regular_file(path, size)};
         if (size > 0) {
             void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd, 0);
             if (mapping != MAP_FAILED) {

@@ -42,20 +42,29 @@ struct FileDescriptor {
     }
 };
 
-} // namespace detail
-
-// The whole file. Throws ReadFailure naming the cause. O_NONBLOCK on open keeps a FIFO from blocking
-// before it can be refused; a regular file ignores it.
-inline std::vector<std::byte> read_regular_file(const std::filesystem::path& path) {
-    const detail::FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+// Opens `path` for reading when it is a regular file, and tells its size; the caller owns the
+// descriptor returned. Throws ReadFailure naming the cause. O_NONBLOCK on open keeps a FIFO from
+// blocking before it can be refused; a regular file ignores it.
+inline int open_regular_file(const std::filesystem::path& path, size_t& size) {
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
     if (file.fd < 0) throw ReadFailure(std::string("cannot open the file (") + std::strerror(errno) + ")");
     struct stat status {};
     if (::fstat(file.fd, &status) != 0)
         throw ReadFailure(std::string("cannot tell the file's size (") + std::strerror(errno) + ")");
     if (!S_ISREG(status.st_mode))
-        throw ReadFailure(std::string("is ") + detail::kind_of(status.st_mode) +
-                          ", not a file that can be read");
-    const size_t size = static_cast<size_t>(status.st_size);
+        throw ReadFailure(std::string("is ") + kind_of(status.st_mode) + ", not a file that can be read");
+    size = static_cast<size_t>(status.st_size);
+    const int fd = file.fd;
+    file.fd = -1; // handed over
+    return fd;
+}
+
+} // namespace detail
+
+// The whole file. Throws ReadFailure naming the cause.
+inline std::vector<std::byte> read_regular_file(const std::filesystem::path& path) {
+    size_t size = 0;
+    const detail::FileDescriptor file{detail::open_regular_file(path, size)};
     std::vector<std::byte> bytes(size);
     size_t done = 0;
     while (done < size) {
