@@ -11,19 +11,23 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
+#include <fstream>
 
 namespace {
 
 using assbin_fuzz::ChunkNode;
 
-bool is_plain(const std::vector<std::byte>& bytes) {
-    return bytes.size() > 64 && bytes[62] == std::byte{0};
+// Runs while the test cases are registered, before Boost.Test can report: plain file reads only.
+bool is_plain(const std::string& name) {
+    std::ifstream file(assbin_test::fixture_path(name), std::ios::binary);
+    char header[64] = {};
+    return file.read(header, sizeof header) && header[62] == 0;
 }
 
 std::vector<std::string> plain_fixtures() {
     std::vector<std::string> names;
     for (const std::string& name : assbin_test::all_assbin_fixtures()) {
-        if (is_plain(assbin_test::fixture_bytes(name))) names.push_back(name);
+        if (is_plain(name)) names.push_back(name);
     }
     return names;
 }
