@@ -143,6 +143,11 @@ void store_atomically(const std::filesystem::path& path, std::span<const std::by
 } // namespace detail
 
 std::vector<std::byte> write(const Scene& scene, const WriteOptions& options) {
+    if (holds_file_records(scene)) { // read with array_views: the arrays are written from a copy
+        Scene copy = scene;
+        copy_file_records(copy);
+        return write(copy, options);
+    }
     if (options.compressed && (options.compression_level < 1 || options.compression_level > 9)) {
         throw WriteError("", "the compression level must be 1 to 9, not " +
                                  std::to_string(options.compression_level));

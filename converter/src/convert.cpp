@@ -151,6 +151,11 @@ void fill_stats(const aem::Model& model, ConvertStats& stats) {
 } // namespace
 
 ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options) {
+    if (assbin::holds_file_records(scene)) { // read with array_views: converted from a copy
+        assbin::Scene copy = scene;
+        assbin::copy_file_records(copy);
+        return convert(copy, options);
+    }
     ConvertResult result;
     Report report(result.warnings);
     StageClock clock(result.stage_seconds);

@@ -74,8 +74,8 @@ struct ReadOptions {
     // FaceList::file_records; `values`, faces and `weights` stay empty), so they are valid only while
     // that data lives. Records that differ from the in-memory ones (the 5.2.5+ double layout's
     // vectors and colours) are copied as usual. Readers of such a scene go through records(),
-    // weight_records() and FaceList::for_each; the converter, compare and the writer need a scene
-    // read without it.
+    // weight_records() and FaceList::for_each (validate and compare do); the writer and the converter
+    // copy such a scene's arrays first (copy_file_records).
     bool array_views = false;
 };
 

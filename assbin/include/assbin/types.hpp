@@ -116,6 +116,7 @@ struct FaceList {
             uint16_t count;
             std::memcpy(&count, file_records.data() + at, 2);
             at += 2;
+            if (file_records.size() - at < size_t{count} * index_bytes) return; // cut: the reader never leaves one
             if (scratch.size() != count) scratch.resize(count);
             if (file_wide_indices) {
                 // One fixed-size copy per index: inlined, where one copy of count * 4 bytes is a call.
