@@ -64,7 +64,7 @@ if(ASSBIN_USES_LIBDEFLATE)
 endif()
 assbin_install_pkg_config(NAME assbin LIBRARY assbin
     DESCRIPTION "Reads, writes and compares Assimp ASSBIN dumps without Assimp"
-    REQUIRES "eigen3 >= 3.3" PRIVATE_REQUIRES ${ASSBIN_PC_PRIVATE_REQUIRES})
+    REQUIRES "eigen3 >= 3.3" PRIVATE_REQUIRES ${ASSBIN_PC_PRIVATE_REQUIRES} PRIVATE_LIBS ${CMAKE_THREAD_LIBS_INIT})
 assbin_install_pkg_config(NAME aem LIBRARY aem
     DESCRIPTION "Reads, writes, validates and poses AEM game models"
     REQUIRES "eigen3 >= 3.3")

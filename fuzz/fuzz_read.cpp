@@ -1,6 +1,7 @@
 // The ASSBIN reader on hostile bytes, built three times (FUZZ_VARIANT): full dumps, shortened
 // dumps, and compressed dumps. Anything read must also validate, write in the current layout, read
 // back, and compare equal to itself: the reader never accepts what the rest of the library chokes on.
+// A read that decodes meshes on two threads must end exactly as the read on one does.
 #include "fuzz_input.hpp"
 
 #include <assbin/compare.hpp>
@@ -98,6 +99,38 @@ void check_views_validate_the_same(const std::vector<std::byte>& input,
     }
 }
 
+// Meshes decoded on two threads (at any size) must give exactly the one-thread read's scene, or
+// its error: the same code, offset, chunk path and message.
+void check_parallel_read(const std::vector<std::byte>& input, const assbin::Scene* scene,
+                         const assbin::ParseError* error) {
+    assbin::ReadOptions options = assbin_fuzz::fuzz_read_options();
+    options.threads = 2;
+    options.parallel_mesh_bytes = 0;
+    assbin::Scene parallel;
+    try {
+        parallel = assbin::read_scene(input, options);
+    } catch (const assbin::ParseError& parallel_error) {
+        if (!error) invariant_broken("a read on two threads refuses what a read on one accepts");
+        if (parallel_error.code() != error->code() || parallel_error.offset() != error->offset() ||
+            parallel_error.chunk_path() != error->chunk_path() ||
+            parallel_error.message() != error->message())
+            invariant_broken("a read on two threads fails otherwise than a read on one");
+        return;
+    }
+    if (!scene) invariant_broken("a read on two threads accepts what a read on one refuses");
+    assbin::CompareOptions exact;
+    exact.epsilon = 0;
+    if (!assbin::compare(parallel, *scene, exact).same())
+        invariant_broken("a read on two threads gives another scene than a read on one");
+    if (parallel.skipped_chunks.size() != scene->skipped_chunks.size())
+        invariant_broken("a read on two threads skips other chunks than a read on one");
+    for (size_t i = 0; i < parallel.skipped_chunks.size(); ++i) {
+        const assbin::SkippedChunk &a = parallel.skipped_chunks[i], &b = scene->skipped_chunks[i];
+        if (a.id != b.id || a.offset != b.offset || a.length != b.length || a.path != b.path)
+            invariant_broken("a read on two threads records a skipped chunk otherwise than a read on one");
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -107,9 +140,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         scene = assbin::read_scene(input, assbin_fuzz::fuzz_read_options());
     } catch (const assbin::ParseError& error) {
         assbin_fuzz::ReadOutcomes::count(&error);
+        check_parallel_read(input, nullptr, &error);
         return 0; // the expected outcome for almost every input
     }
     assbin_fuzz::ReadOutcomes::count(nullptr);
+    check_parallel_read(input, &scene, nullptr);
     check_views_validate_the_same(input, assbin::validate(scene));
     check_round_trip(scene);
     return 0;

@@ -3,8 +3,9 @@
 # baselines timed in the same run (so they hold on a noisy machine): `cat` of the same bytes, and
 # libdeflate's own gunzip of the same body. Public tools only: the assbin program, cat,
 # libdeflate-gunzip and /usr/bin/time. The input is a generated 700x700 grid dump of 31 MB (plain
-# and compressed) from the read benchmark's generator; the in-process ratios come from that
-# benchmark (assbin_read_bench).
+# and compressed) from the read benchmark's generator, and the same vertices in 64 meshes (for
+# `info --jobs 1` against `--jobs 2`); the in-process ratios come from that benchmark
+# (assbin_read_bench).
 #   scripts/bench.sh              best of 9 runs each
 #   scripts/bench.sh --runs 21
 # The targets are issue 18's; "NO" marks one not met yet. The README quotes a run with its machine.
@@ -31,6 +32,7 @@ build/bin/assbin_read_bench --runs 3 --keep >"$work/read_bench.txt" 2>"$work/kep
 generated=$(sed -n 's/^kept //p' "$work/kept.txt")
 mv "$generated"/bench.assbin "$work/grid.assbin"
 mv "$generated"/bench.z.assbin "$work/grid.z.assbin"
+mv "$generated"/many.assbin "$work/many.assbin" # the same grid's bytes in 64 meshes
 rm -rf "$generated"
 grid=$work/grid.assbin
 # The twin differs in one float of the positions (bytes 8,192 on lie inside them), so cmp must read
@@ -76,6 +78,8 @@ tree_ms=$(best_ms "$assbin" tree "$grid")
 zinfo_ms=$(best_ms "$assbin" info "$work/grid.z.assbin")
 cmp_ms=$(best_ms "$assbin" cmp "$work/twin.assbin" "$grid")
 version_ms=$(best_ms "$assbin" --version)
+many1_ms=$(best_ms "$assbin" info --jobs 1 "$work/many.assbin")
+many2_ms=$(best_ms "$assbin" info --jobs 2 "$work/many.assbin")
 info_kb=$(peak_kb "$assbin" info "$grid")
 file_kb=$(($(stat -c %s "$grid") / 1024))
 
@@ -93,6 +97,12 @@ line "assbin tree GRID / cat GRID" "$tree_ms" "$cat_ms" 2 ms
 line "assbin info GRID.z / libdeflate-gunzip body" "$zinfo_ms" "$gunzip_ms" 1.2 ms
 line "assbin cmp TWIN GRID / cat both" "$cmp_ms" "$cat2_ms" 4 ms
 line "peak memory of assbin info GRID / file size" "$((info_kb / 1024))" "$((file_kb / 1024))" 1.2 MB
+speedup() { # speedup NAME ONE_THREAD TWO_THREADS
+    awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-44s %7.2f ms -> %7.2f ms %7.2fx\n", n, a, b, a / b }'
+}
 echo
-echo "in process (assbin_read_bench, best of 3):"
+echo "whole process, 1 thread -> 2 threads (--jobs), the same vertices in 64 meshes side by side:"
+speedup "assbin info MANY" "$many1_ms" "$many2_ms"
+echo
+echo "in process (assbin_read_bench, best of 3 runs and 0.3 s):"
 sed -n '/^  ratio/,/^$/p' "$work/read_bench.txt" | sed 's/^/  /'

@@ -1,5 +1,8 @@
 #include "read_limit_options.hpp"
 
+#include <algorithm>
+#include <thread>
+
 namespace po = boost::program_options;
 
 namespace assbin::cli {
@@ -37,6 +40,19 @@ ReadOptions read_options_from(const po::variables_map& vm) {
         limits.max_allocation_ratio = vm["max-allocation-ratio"].as<uint64_t>();
     options.refuse_trailing_bytes = vm.count("strict") != 0;
     return options;
+}
+
+po::options_description jobs_option(const char* what) {
+    po::options_description options("threads");
+    options.add_options()("jobs,j", po::value<long>()->value_name("N"), what);
+    return options;
+}
+
+std::optional<unsigned> jobs_from(const po::variables_map& vm) {
+    if (!vm.count("jobs")) return std::max(1u, std::thread::hardware_concurrency());
+    const long jobs = vm["jobs"].as<long>();
+    if (jobs < 1 || jobs > 1024) return std::nullopt;
+    return static_cast<unsigned>(jobs);
 }
 
 } // namespace assbin::cli

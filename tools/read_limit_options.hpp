@@ -6,6 +6,8 @@
 
 #include <boost/program_options.hpp>
 
+#include <optional>
+
 namespace assbin::cli {
 
 // --max-inflated-mb, --max-inflate-ratio, --max-node-depth, --max-allocation-ratio, with the
@@ -14,5 +16,13 @@ boost::program_options::options_description read_limit_options();
 
 // The ReadOptions those options ask for (the defaults when none is given).
 ReadOptions read_options_from(const boost::program_options::variables_map& vm);
+
+// --jobs/-j N, for the verbs that read a dump at a time: threads that decode its meshes (and do the
+// verb's own work per mesh); `what` says what else they do, for the help.
+boost::program_options::options_description jobs_option(const char* what);
+
+// The --jobs value, or the number of cores when none is given; nullopt when it is not 1..1024 (the
+// caller reports the usage error).
+std::optional<unsigned> jobs_from(const boost::program_options::variables_map& vm);
 
 } // namespace assbin::cli

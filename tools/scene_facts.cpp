@@ -1,5 +1,7 @@
 #include "scene_facts.hpp"
 
+#include <run_tasks.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -63,13 +65,15 @@ Vec3 transform_point(const Eigen::Matrix4f& m, const Vec3& p) {
     return (m * p.homogeneous()).head<3>();
 }
 
-// Grows `bounds` by a mesh's positions (or, in a shortened dump, the corners of their bounds).
-void grow_by_mesh(std::optional<Bounds<Vec3>>& bounds, const Mesh& mesh, const Eigen::Matrix4f& global) {
-    if (!mesh.positions) return;
+// The points that grow the world bounds by one placed mesh: its positions' own box (two corners),
+// or in a shortened dump the eight corners of its stored bounds; none when it has no positions.
+std::vector<Vec3> placed_mesh_points(const Mesh& mesh, const Eigen::Matrix4f& global) {
+    if (!mesh.positions) return {};
     const FileRecords<Vec3> positions = mesh.positions->records(); // copied or left in the file
     if (!positions.empty()) {
-        // The mesh's own box first, in a tight loop, then merged: the same minimum and maximum
-        // (even of signed zeros: a later equal value never replaces an earlier one either way).
+        // The mesh's own box in a tight loop; merged later in node order with the others: the same
+        // minimum and maximum (even of signed zeros: a later equal value never replaces an earlier
+        // one either way).
         const float infinity = std::numeric_limits<float>::infinity();
         Vec3 low = Vec3::Constant(infinity), high = Vec3::Constant(-infinity);
         bool any = false;
@@ -80,36 +84,40 @@ void grow_by_mesh(std::optional<Bounds<Vec3>>& bounds, const Mesh& mesh, const E
             high = high.cwiseMax(p);
             any = true;
         }
-        if (any) {
-            grow(bounds, low);
-            grow(bounds, high);
-        }
-        return;
+        if (!any) return {};
+        return {low, high};
     }
-    if (mesh.vertex_count == 0) return;
+    if (mesh.vertex_count == 0) return {};
     const Bounds<Vec3>& box = mesh.positions->bounds;
+    std::vector<Vec3> corners;
     for (int corner = 0; corner < 8; ++corner) {
         const Vec3 p((corner & 1) ? box.max.x() : box.min.x(), (corner & 2) ? box.max.y() : box.min.y(),
                      (corner & 4) ? box.max.z() : box.min.z());
-        grow(bounds, transform_point(global, p));
+        corners.push_back(transform_point(global, p));
     }
+    return corners;
 }
+
+struct Placement {
+    uint32_t mesh;
+    size_t node;
+};
 
 } // namespace
 
-SceneFacts compute_facts(const Scene& scene) {
+SceneFacts compute_facts(const Scene& scene, unsigned threads) {
     SceneFacts facts;
     for (const Mesh& mesh : scene.meshes) {
         facts.vertices += mesh.vertex_count;
         facts.faces += mesh.face_count;
         facts.bones += mesh.bones.size();
-        facts.meshes.push_back(mesh_facts(mesh, scene.is_shortened()));
     }
     for (const Animation& animation : scene.animations)
         facts.animation_channels += animation.channels.size();
     // Nodes are pre-order, so a parent's global transform and depth are known before its children's.
     std::vector<Eigen::Matrix4f> globals(scene.nodes.size());
     std::vector<unsigned> depths(scene.nodes.size());
+    std::vector<Placement> placements;
     for (size_t n = 0; n < scene.nodes.size(); ++n) {
         const Node& node = scene.nodes[n];
         const Eigen::Matrix4f local = node.transform;
@@ -121,8 +129,25 @@ SceneFacts compute_facts(const Scene& scene) {
         for (const MetadataEntry& entry : node.metadata)
             ++facts.metadata_types[entry.type];
         for (uint32_t mesh : node.meshes) {
-            if (mesh < scene.meshes.size()) grow_by_mesh(facts.world_bounds, scene.meshes[mesh], globals[n]);
+            if (mesh < scene.meshes.size()) placements.push_back({mesh, n});
         }
+    }
+    // The per-element work, one task per mesh and one per placed mesh, merged in order after.
+    const size_t mesh_count = scene.meshes.size();
+    facts.meshes.resize(mesh_count);
+    std::vector<std::vector<Vec3>> placed_points(placements.size());
+    assbin_common::run_tasks(mesh_count + placements.size(), threads, [&](size_t task) {
+        if (task < mesh_count) {
+            facts.meshes[task] = mesh_facts(scene.meshes[task], scene.is_shortened());
+        } else {
+            const Placement& placed = placements[task - mesh_count];
+            placed_points[task - mesh_count] =
+                placed_mesh_points(scene.meshes[placed.mesh], globals[placed.node]);
+        }
+    });
+    for (const std::vector<Vec3>& points : placed_points) {
+        for (const Vec3& point : points)
+            grow(facts.world_bounds, point);
     }
     return facts;
 }

@@ -26,7 +26,9 @@ struct SceneFacts {
     std::optional<Bounds<Vec3>> world_bounds; // positions (or their bounds) through the node transforms
 };
 
-SceneFacts compute_facts(const Scene& scene);
+// Each mesh's facts and each placed mesh's box are gathered on up to `threads` threads; the facts
+// are the same for any number.
+SceneFacts compute_facts(const Scene& scene, unsigned threads);
 
 const char* light_type_name(uint32_t type);
 std::string compile_flag_names(uint32_t flags);

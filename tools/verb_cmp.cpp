@@ -36,6 +36,7 @@ constexpr std::string_view kUsage =
     "assbin cmp ACTUAL EXPECTED [--epsilon E] [--relative R] [--ulps N] [--by-value] [--max-diffs N]\n"
     "                  [--ignore GLOB]... [--known-failures FILE] [--strict] [--json] [--verbose] [--html "
     "REPORT.html]\n"
+    "                  [--jobs N]\n"
     "ACTUAL and EXPECTED are two dumps, or two folders (a regression database and a fresh run) whose\n"
     "dumps are matched by relative path; a 0-byte file is an expected-failure marker (Assimp's databases)\n"
     "exit: 0 every pair the same or excused by --known-failures; 1 a pair differs, is missing on one side,\n"
@@ -635,6 +636,7 @@ po::options_description cmp_options() {
         "ACTUAL side by side, and where they differ (shortened dumps: their bounds as boxes)")(
         "actual", po::value<std::string>()->required(), "the dump (or folder) under test")(
         "expected", po::value<std::string>()->required(), "the reference dump (or folder)");
+    options.add(jobs_option("threads that decode each dump's meshes (default: the number of cores)"));
     options.add(read_limit_options());
     return options;
 }
@@ -686,6 +688,12 @@ int run_cmp(const std::vector<std::string>& args) {
     Settings settings;
     if (!read_settings(*vm, settings)) return kExitUnreadable;
     settings.read = read_options_from(*vm);
+    const std::optional<unsigned> jobs = jobs_from(*vm);
+    if (!jobs) {
+        print_error("--jobs must be 1..1024\nusage: " + std::string(kUsage));
+        return kExitUnreadable;
+    }
+    settings.read.threads = *jobs;
     const std::string actual = (*vm)["actual"].as<std::string>();
     const std::string expected = (*vm)["expected"].as<std::string>();
 

@@ -235,15 +235,20 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
 // Converts the jobs on `workers` threads; reports them in input order as they complete.
 Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     std::vector<std::optional<Outcome>> outcomes(jobs.size());
-    // One file gets the threads for its own texture work; a batch spreads them over files instead.
+    // One file gets the threads for reading its meshes and for its own texture work; a batch spreads
+    // them over files instead.
     converter::ConvertOptions options = settings.options;
-    if (jobs.size() == 1) options.texture_threads = settings.jobs;
+    ReadOptions read = settings.read;
+    if (jobs.size() == 1) {
+        options.texture_threads = settings.jobs;
+        read.threads = settings.jobs;
+    }
     std::atomic<size_t> next{0};
     std::mutex mutex;
     std::condition_variable finished;
     const auto work = [&] {
         for (size_t j = next++; j < jobs.size(); j = next++) {
-            Outcome outcome = run_job(jobs[j], options, settings.read, settings.skip_existing);
+            Outcome outcome = run_job(jobs[j], options, read, settings.skip_existing);
             const std::lock_guard lock(mutex);
             outcomes[j] = std::move(outcome);
             finished.notify_one();
@@ -302,7 +307,9 @@ po::options_description describe_options() {
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
         "keep-embedded-bytes", "write compressed embedded textures byte for byte instead of as PNG")(
-        "jobs,j", po::value<long>(), "files converted in parallel (default: the number of cores)")(
+        "jobs,j", po::value<long>(),
+        "files converted in parallel; one file alone: threads that read its meshes and convert it "
+        "(default: the number of cores)")(
         "skip-existing",
         "skip an input whose output is up to date: recorded (in the output folder's .assbin-convert.log) as "
         "converted from a source of the same content with the same options, and unchanged since; an "
@@ -345,12 +352,9 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
     settings.skip_existing = vm.count("skip-existing") > 0;
-    settings.jobs = std::max(1u, std::thread::hardware_concurrency());
-    if (vm.count("jobs")) {
-        const long jobs = vm["jobs"].as<long>();
-        if (jobs < 1 || jobs > 1024) return usage_error("--jobs must be 1..1024");
-        settings.jobs = static_cast<unsigned>(jobs);
-    }
+    const std::optional<unsigned> jobs = jobs_from(vm);
+    if (!jobs) return usage_error("--jobs must be 1..1024");
+    settings.jobs = *jobs;
     settings.read = read_options_from(vm);
     return settings;
 }

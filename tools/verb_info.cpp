@@ -22,7 +22,7 @@ namespace assbin::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "assbin info FILE [--json] [--max-nodes N]\n\n"
+    "assbin info FILE [--json] [--max-nodes N] [--jobs N]\n\n"
     "Summarises a dump of any Assimp version: header fields, the writer profile and layout, scene flags,\n"
     "counts and totals, world-space bounds, meshes, materials and their textures, animations, embedded\n"
     "textures, lights, cameras, the node tree with mesh references, skipped unknown chunks, and the\n"
@@ -491,6 +491,8 @@ int run_info(const std::vector<std::string>& args) {
         "max-nodes", po::value<size_t>()->default_value(200)->value_name("N"),
         "nodes shown in the text tree (0 = all)")("file", po::value<std::string>()->required(),
                                                   "the dump (.assbin, compressed, or .assbin.regress)");
+    options.add(jobs_option("threads that decode the meshes, validate the scene and gather each mesh's "
+                            "facts (default: the number of cores; the output is the same for any N)"));
     options.add(read_limit_options());
     po::positional_options_description positional;
     positional.add("file", 1);
@@ -498,6 +500,11 @@ int run_info(const std::vector<std::string>& args) {
     const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
     if (!vm) return exit_code;
     const std::string file = (*vm)["file"].as<std::string>();
+    const std::optional<unsigned> jobs = jobs_from(*vm);
+    if (!jobs) {
+        print_error("--jobs must be 1..1024\nusage: " + std::string(kUsage));
+        return kExitUnreadable;
+    }
 
     Scene scene;
     std::optional<assbin_common::MappedFile> mapped; // the arrays stay here (array_views)
@@ -505,6 +512,7 @@ int run_info(const std::vector<std::string>& args) {
         note_mapped_input(file);
         ReadOptions read_options = read_options_from(*vm);
         read_options.array_views = true; // looked at, not kept: arrays are not copied out of the file
+        read_options.threads = *jobs;
         mapped.emplace(file);
         scene = read_scene(mapped->bytes(), read_options);
     } catch (const ParseError& error) {
@@ -514,10 +522,17 @@ int run_info(const std::vector<std::string>& args) {
         print_parse_error(file, ParseError(ErrorCode::Io, 0, "", failure.what()));
         return kExitUnreadable;
     }
-    // Both only read the scene: validation on a second thread while the facts are gathered here.
-    auto validating = std::async(std::launch::async, [&scene] { return validate(scene); });
-    const SceneFacts facts = compute_facts(scene);
-    const std::vector<Problem> problems = validating.get();
+    // Both only read the scene: with threads to spare, validation runs beside the facts.
+    SceneFacts facts;
+    std::vector<Problem> problems;
+    if (*jobs == 1) {
+        problems = validate(scene);
+        facts = compute_facts(scene, 1);
+    } else {
+        auto validating = std::async(std::launch::async, [&scene] { return validate(scene); });
+        facts = compute_facts(scene, *jobs - 1);
+        problems = validating.get();
+    }
     if (vm->count("json")) {
         JsonWriter json(std::cout);
         json.begin_object();

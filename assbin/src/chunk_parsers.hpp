@@ -16,6 +16,8 @@ namespace assbin::detail {
 std::vector<Node> read_node_tree(ByteReader& scene, ReadContext& context, bool double_flag);
 
 Mesh read_mesh(ByteReader& scene, ReadContext& context, size_t index);
+// The scene's `count` meshes, on ReadOptions::threads threads when that is worth it (read_meshes.cpp).
+void read_meshes(ByteReader& scene, ReadContext& context, uint32_t count, std::vector<Mesh>& out);
 Material read_material(ByteReader& scene, ReadContext& context, size_t index);
 Animation read_animation(ByteReader& scene, ReadContext& context, size_t index);
 Texture read_texture(ByteReader& scene, ReadContext& context, size_t index);

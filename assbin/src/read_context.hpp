@@ -37,6 +37,8 @@ struct ReadContext {
         allocated += bytes;
         if (allocated > allocation_cap) fail_allocation(offset);
     }
+    // Whether `bytes` more can be allocated within the cap (for reads that try a fast way first).
+    bool fits(uint64_t bytes) const { return bytes <= allocation_cap - allocated; }
     // Counts `count` elements of T (overflow-safe: a count is at most 2^32).
     template <class T>
     void charge_array(uint64_t count, uint64_t offset) {

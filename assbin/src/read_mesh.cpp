@@ -1,6 +1,7 @@
 // MESH and BONE chunks (ASSBIN-FORMAT.md §4.3, §4.4, and §5 for the shortened variant).
 #include "chunk_parsers.hpp"
 #include "chunk_walker.hpp"
+#include "read_faces.hpp"
 
 #include <assbin/format.hpp>
 
@@ -58,66 +59,6 @@ VertexStream<Color4> read_color_stream(ByteReader& reader, uint32_t vertex_count
         reader.color4_array(vertex_count, stream.values, "vertex colours");
     }
     return stream;
-}
-
-[[noreturn]] void fail_face(const ByteReader& reader, size_t at, uint32_t face, const std::string& what) {
-    reader.context().fail(ErrorCode::Truncated, reader.offset() + at,
-                          "face " + std::to_string(face) + ": " + what + " runs past the end of the mesh");
-}
-
-// Faces are (u16 count, count indices); indices are u16 below 65536 vertices, else u32. A first
-// pass sizes the flat index array exactly (and checks every face fits) before allocating.
-void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, FaceList& faces) {
-    reader.require_records(face_count, 2, "faces");
-    const std::byte* bytes = reader.current();
-    const size_t available = reader.remaining();
-    const size_t index_bytes = wide_indices ? 4 : 2;
-    uint64_t index_total = 0;
-    size_t at = 0;
-    for (uint32_t face = 0; face < face_count; ++face) {
-        if (available - at < 2) fail_face(reader, at, face, "the index count");
-        uint16_t count;
-        std::memcpy(&count, bytes + at, 2);
-        at += 2;
-        if (available - at < count * index_bytes)
-            fail_face(reader, at, face, std::to_string(count) + " indices");
-        at += count * index_bytes;
-        index_total += count;
-    }
-    if (face_count == 0) return;
-    if (reader.context().structure_only()) return reader.skip(at, "faces");
-    if (reader.context().array_views()) {
-        faces.file_records = {bytes, at};
-        faces.file_wide_indices = wide_indices;
-        return reader.skip(at, "faces");
-    }
-    reader.context().charge_array<uint32_t>(uint64_t{face_count} + 1 + index_total, reader.offset());
-    faces.offsets.resize(size_t{face_count} + 1);
-    faces.indices.resize(index_total);
-    uint32_t* out = faces.indices.data();
-    uint32_t written = 0;
-    at = 0;
-    for (uint32_t face = 0; face < face_count; ++face) {
-        uint16_t count;
-        std::memcpy(&count, bytes + at, 2);
-        at += 2;
-        faces.offsets[face] = written;
-        if (wide_indices) {
-            // When every face is empty the index array is empty and `out` is null: memcpy must
-            // not see it even with a size of 0.
-            if (count != 0) std::memcpy(out + written, bytes + at, size_t{count} * 4);
-        } else {
-            for (uint16_t k = 0; k < count; ++k) {
-                uint16_t index;
-                std::memcpy(&index, bytes + at + 2 * k, 2);
-                out[written + k] = index;
-            }
-        }
-        at += count * index_bytes;
-        written += count;
-    }
-    faces.offsets[face_count] = written;
-    reader.skip(at, "faces");
 }
 
 Bone read_bone(ByteReader& mesh, ReadContext& context, size_t index) {

@@ -84,7 +84,7 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
         read_node_tree(reader, context, (scene.header.compile_flags & kCompileDoublePrecision) != 0);
     scene.layout.node_metadata = context.node_metadata;
     scene.layout.mixed_double = context.mixed_double;
-    read_children(reader, context, counts.meshes, scene.meshes, read_mesh);
+    read_meshes(reader, context, counts.meshes, scene.meshes);
     read_children(reader, context, counts.materials, scene.materials, read_material);
     read_children(reader, context, counts.animations, scene.animations, read_animation);
     read_children(reader, context, counts.textures, scene.textures, read_texture);

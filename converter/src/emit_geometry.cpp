@@ -2,7 +2,7 @@
 // (skeleton.cpp) and checked, block by block so that each block is still in cache for the next
 // step, and over several threads for large scenes. Work is planned first and reported in reference
 // order afterwards, so the model and the warnings do not depend on the thread count.
-#include "parallel.hpp"
+#include "run_tasks.hpp"
 #include "stages.hpp"
 
 #include <aem/validate.hpp>
@@ -79,7 +79,7 @@ class GeometryEmitter {
         const unsigned threads = thread_count();
         group_all_weights(threads);
         model.indices.resize(index_total_);
-        run_tasks(placements_.size(), threads, [&](size_t p) { place(placements_[p]); });
+        assbin_common::run_tasks(placements_.size(), threads, [&](size_t p) { place(placements_[p]); });
         // Wave by wave: the vertices are constructed (resize) just before they are baked, so they
         // are still in cache; constructing them all first would send them to memory and back.
         model.vertices.reserve(vertex_total_);
@@ -87,7 +87,7 @@ class GeometryEmitter {
             const size_t end = std::min(blocks_.size(), wave + kWaveBlocks);
             const Block& last = blocks_[end - 1];
             model.vertices.resize(placements_[last.placement].first_vertex + last.first + last.count);
-            run_tasks(end - wave, threads, [&](size_t b) { emit_block(blocks_[wave + b]); });
+            assbin_common::run_tasks(end - wave, threads, [&](size_t b) { emit_block(blocks_[wave + b]); });
         }
         return finish();
     }
@@ -159,7 +159,7 @@ class GeometryEmitter {
             }
         }
         std::vector<std::vector<std::string>> warnings(skinned.size());
-        run_tasks(skinned.size(), threads, [&](size_t i) {
+        assbin_common::run_tasks(skinned.size(), threads, [&](size_t i) {
             Report local(warnings[i]);
             *weights_[skinned[i]] = group_weights(scene_.meshes[skinned[i]], skinned[i], local);
         });

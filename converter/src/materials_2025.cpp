@@ -2,7 +2,7 @@
 // normal map (RG) and a PBR texture (roughness, occlusion, metalness, emissive in R, G, B, A), from
 // its images where it names them and from its factors otherwise, each with a full MIP chain;
 // identical textures are stored once.
-#include "parallel.hpp"
+#include "run_tasks.hpp"
 #include "texture_pipeline.hpp"
 
 #include <algorithm>
@@ -242,7 +242,7 @@ void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& opti
     std::vector<PendingTexture>& pending = builder.pending();
     const unsigned threads = options.texture_threads > 0 ? options.texture_threads
                                                          : std::max(1u, std::thread::hardware_concurrency());
-    run_tasks(pending.size(), threads, [&](size_t i) {
+    assbin_common::run_tasks(pending.size(), threads, [&](size_t i) {
         PendingTexture& t = pending[i];
         if (options.max_texture_size > 0) t.level0 = limit_size(t.level0, options.max_texture_size, t.srgb);
         t.chain = mip_chain(t.level0, t.srgb);

@@ -51,6 +51,23 @@ BOOST_AUTO_TEST_CASE(info_summarises_a_skinned_animated_dump) {
     BOOST_TEST(contains(result.out, "bone 'Bone.005' has no weights"));
 }
 
+BOOST_AUTO_TEST_CASE(info_says_the_same_on_any_number_of_threads) {
+    for (const char* name : {"assimp-5.2.5/COB__dwarf.cob.assbin", "assimp-5.2.5/X__anim_test.x.assbin",
+                             "assimp-5.2.5/FBX__huesitos.fbx.assbin.regress"}) {
+        const std::string file = fixture_path(name).string();
+        const auto one = run_cli({"info", "--json", "--jobs", "1", file});
+        BOOST_TEST_REQUIRE(one.exit_code == 0);
+        BOOST_TEST(contains(one.out, "\"bounds\""));
+        BOOST_TEST(run_cli({"info", "--json", "--jobs", "3", file}).out == one.out);
+        BOOST_TEST(run_cli({"info", "--json", file}).out == one.out); // default: one per core
+        BOOST_TEST(run_cli({"info", "-j", "2", file}).out == run_cli({"info", "-j", "1", file}).out);
+    }
+    const auto zero =
+        run_cli({"info", "--jobs", "0", fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin").string()});
+    BOOST_TEST(zero.exit_code == 2);
+    BOOST_TEST(contains(zero.err, "--jobs must be 1..1024"));
+}
+
 BOOST_AUTO_TEST_CASE(info_json_reports_the_counts) {
     const auto result =
         run_cli({"info", "--json", fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin").string()});

@@ -140,6 +140,65 @@ BOOST_AUTO_TEST_CASE(reads_polygons_of_sizes_0_1_2_3_4_and_7) {
     BOOST_TEST(faces.offsets.back() == 17u);
 }
 
+// Face lists of one size are read in one pass that checks each count as it copies; a list that
+// changes size partway, or whose size would run past the mesh, is read face by face from the start.
+BOOST_AUTO_TEST_CASE(reads_face_lists_that_change_size_partway_in_both_index_widths) {
+    for (const uint32_t vertices : {100u, 70000u}) {
+        BOOST_TEST_CONTEXT(vertices << " vertices") {
+            MeshSpec m;
+            m.primitive_types = 0x4 | 0x8;
+            m.positions = ramp3(vertices, 0.001f);
+            for (uint32_t f = 0; f < 1000; ++f)
+                m.faces.push_back({f % 97, (f + 1) % 97, vertices - 1 - f % 50});
+            // A line and a quad after 1,000 triangles take the bytes of two triangles, so the list
+            // looks like 1,002 triangles until the line's count is read.
+            m.faces.push_back({9, 8});
+            m.faces.push_back({1, 2, 3, 4});
+            round_trip(single_mesh_scene(m), WriterProfile::p5()); // every face checked index by index
+            // A quad after triangles, with bones after the faces (so more bytes follow them).
+            m.faces.resize(999);
+            m.faces.push_back({1, 2, 3, 4});
+            m.faces.push_back({5, 6, 7});
+            m.faces.push_back({});
+            BoneSpec bone;
+            bone.name = "after the faces";
+            bone.weights = {{0, 1.0f}, {1, 0.5f}, {2, 0.25f}};
+            m.bones = {bone};
+            round_trip(single_mesh_scene(m), WriterProfile::p5());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(reads_face_lists_of_one_size_with_exact_offsets) {
+    MeshSpec m;
+    m.primitive_types = 0x8;
+    m.positions = ramp3(70000, 0.001f);
+    for (uint32_t f = 0; f < 300; ++f)
+        m.faces.push_back({f, f + 1, 69999 - f, 0x80000000u + f}); // quads, u32 indices kept as written
+    const assbin::Scene scene = round_trip(single_mesh_scene(m), WriterProfile::p5());
+    const assbin::FaceList& faces = scene.meshes[0].faces;
+    BOOST_TEST_REQUIRE(faces.offsets.size() == 301u);
+    for (uint32_t f = 0; f <= 300; ++f)
+        BOOST_TEST_REQUIRE(faces.offsets[f] == 4 * f);
+    BOOST_TEST(faces.indices.size() == 1200u);
+}
+
+BOOST_AUTO_TEST_CASE(a_face_list_of_one_size_cut_short_names_the_first_face_that_does_not_fit) {
+    for (const uint32_t vertices : {100u, 70000u}) {
+        MeshSpec m;
+        m.positions = ramp3(vertices, 0.001f);
+        for (uint32_t f = 0; f < 500; ++f)
+            m.faces.push_back({0, 1, 2});
+        m.declared_faces = 501; // one more than the mesh holds: the count of face 500 is missing
+        const Dump d = build_dump(single_mesh_scene(m), WriterProfile::p5());
+        const assbin::ParseError error = read_error(d.bytes);
+        BOOST_TEST(error.code() == ErrorCode::Truncated);
+        BOOST_TEST(error.chunk_path() == "scene/mesh[0]");
+        BOOST_TEST(error.message().find("face 500: the index count") != std::string::npos);
+        BOOST_TEST(error.offset() == d.chunk("scene/mesh[0]").end());
+    }
+}
+
 BOOST_AUTO_TEST_CASE(reads_bones_and_weights) {
     MeshSpec m;
     m.positions = ramp3(4, 1);

@@ -1,9 +1,11 @@
 // Reads every ASSBIN file under the folders given (picked by magic, not extension) and reports
 // per-folder counts. A file must read to the end of every chunk, unless a list of expected
-// failures names it, in which case it must give a ParseError.
+// failures names it, in which case it must give a ParseError. Every file is read a second time with
+// its meshes decoded on two threads (at any size), which must give the same scene or the same error.
 //
 // usage: corpus_sweep [--expect-failures FILE] DIR...
 //   FILE lists file names (one per line, '#' comments) that must fail to read.
+#include <assbin/compare.hpp>
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/validate.hpp>
@@ -49,6 +51,34 @@ std::set<std::string> load_expected_failures(const std::string& list_path) {
     return names;
 }
 
+// Why a read with meshes decoded on two threads ends otherwise than the one-thread read did (which
+// gave `scene` or `error`); empty when it ends the same.
+std::string parallel_read_mismatch(const fs::path& file, const assbin::Scene* scene,
+                                   const assbin::ParseError* error) {
+    assbin::ReadOptions options;
+    options.threads = 2;
+    options.parallel_mesh_bytes = 0;
+    try {
+        const assbin::Scene parallel = assbin::read_file(file, options);
+        if (!scene) return "two threads read what one thread refuses";
+        assbin::CompareOptions exact;
+        exact.epsilon = 0;
+        if (!assbin::compare(parallel, *scene, exact).same()) return "two threads give another scene";
+        if (parallel.skipped_chunks.size() != scene->skipped_chunks.size())
+            return "two threads skip other chunks";
+        for (size_t i = 0; i < parallel.skipped_chunks.size(); ++i) {
+            if (parallel.skipped_chunks[i].offset != scene->skipped_chunks[i].offset ||
+                parallel.skipped_chunks[i].path != scene->skipped_chunks[i].path)
+                return "two threads record skipped chunks otherwise";
+        }
+    } catch (const assbin::ParseError& parallel_error) {
+        if (!error) return std::string("two threads refuse what one thread reads: ") + parallel_error.what();
+        if (std::string(parallel_error.what()) != error->what())
+            return std::string("two threads fail otherwise: ") + parallel_error.what();
+    }
+    return {};
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -67,7 +97,7 @@ int main(int argc, char** argv) {
     }
     std::map<std::string, FolderCounts> folders;
     std::set<std::string> failures_seen;
-    size_t passed = 0, failed = 0;
+    size_t passed = 0, failed = 0, parallel_mismatches = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const fs::path& root : roots) {
         if (!fs::is_directory(root)) {
@@ -84,8 +114,10 @@ int main(int argc, char** argv) {
             counts.bytes += fs::file_size(file);
             const std::string name = file.filename().generic_string();
             const bool must_fail = expected_failures.count(name) != 0;
+            std::string mismatch;
             try {
                 const assbin::Scene scene = assbin::read_file(file);
+                mismatch = parallel_read_mismatch(file, &scene, nullptr);
                 counts.shortened += scene.is_shortened();
                 counts.compressed += scene.header.is_compressed();
                 counts.with_problems += !assbin::validate(scene).empty();
@@ -100,6 +132,7 @@ int main(int argc, char** argv) {
                     ++passed;
                 }
             } catch (const assbin::ParseError& error) {
+                mismatch = parallel_read_mismatch(file, nullptr, &error);
                 if (must_fail) {
                     std::cout << "ok (expected failure) " << relative << ": " << error.what() << "\n";
                     failures_seen.insert(name);
@@ -110,6 +143,10 @@ int main(int argc, char** argv) {
                     ++counts.unexpected;
                     ++failed;
                 }
+            }
+            if (!mismatch.empty()) {
+                std::cout << "FAIL " << relative << ": " << mismatch << "\n";
+                ++parallel_mismatches;
             }
         }
     }
@@ -132,5 +169,7 @@ int main(int argc, char** argv) {
     }
     std::printf("\nread %zu files in %.2f s\n", passed + failed, seconds);
     std::printf("corpus: %zu passed, %zu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    std::printf("read again on two threads: %zu of %zu end otherwise\n", parallel_mismatches,
+                passed + failed);
+    return failed == 0 && parallel_mismatches == 0 ? 0 : 1;
 }

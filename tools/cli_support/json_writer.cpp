@@ -29,29 +29,32 @@ void JsonWriter::before_value() {
 }
 
 void JsonWriter::begin_object() {
-    before_value();
-    out_ << '{';
-    has_items_.push_back(false);
+    open('{');
 }
 
 void JsonWriter::end_object() {
-    const bool had_items = has_items_.back();
-    has_items_.pop_back();
-    if (had_items) newline();
-    out_ << '}';
+    close('}');
 }
 
 void JsonWriter::begin_array() {
-    before_value();
-    out_ << '[';
-    has_items_.push_back(false);
+    open('[');
 }
 
 void JsonWriter::end_array() {
+    close(']');
+}
+
+void JsonWriter::open(char bracket) {
+    before_value();
+    out_ << bracket;
+    has_items_.push_back(false);
+}
+
+void JsonWriter::close(char bracket) {
     const bool had_items = has_items_.back();
     has_items_.pop_back();
     if (had_items) newline();
-    out_ << ']';
+    out_ << bracket;
 }
 
 void JsonWriter::key(std::string_view name) {

@@ -46,6 +46,8 @@ class JsonWriter {
     void finish();
 
   private:
+    void open(char bracket);  // an object's or array's opening bracket, after a comma if one is due
+    void close(char bracket); // its closing bracket, on a line of its own when it has items
     void before_value();
     void newline();
 

@@ -77,6 +77,14 @@ struct ReadOptions {
     // weight_records() and FaceList::for_each (validate and compare do); the writer and the converter
     // copy such a scene's arrays first (copy_file_records).
     bool array_views = false;
+    // Threads that decode meshes; 0 means one per core. Meshes are decoded in parallel when they
+    // take `parallel_mesh_bytes` or more together, their chunk lengths are exact (every writer since
+    // 5.1) and no chunk trace is asked for. The scene, and any error, are exactly those of a
+    // one-thread read: a parallel read that meets damage or a limit gives way to the one-thread
+    // read, which reports it.
+    unsigned threads = 1;
+    // Below this, starting threads costs more than decoding in one (about 1 MB of meshes take 0.1 ms).
+    uint64_t parallel_mesh_bytes = uint64_t{1} << 20;
 };
 
 // Reads the 512-byte header (and the compressed prefix when the compressed flag is set).
