@@ -530,7 +530,7 @@ int run_info(const std::vector<std::string>& args) {
         facts = compute_facts(scene, 1);
     } else {
         auto validating = std::async(std::launch::async, [&scene] { return validate(scene); });
-        facts = compute_facts(scene, *jobs - 1);
+        facts = compute_facts(scene, *jobs);
         problems = validating.get();
     }
     if (vm->count("json")) {

@@ -5,6 +5,7 @@
 #include "read_faces.hpp"
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace assbin::detail {
@@ -78,11 +79,33 @@ bool read_uniform_faces(ByteReader& reader, uint32_t face_count, FaceList& faces
     return true;
 }
 
-// Checks every face fits, in order; returns the bytes they take and the indices they hold.
+// The bytes and indices of a face list.
 struct FaceExtent {
     size_t bytes = 0;
     uint64_t indices = 0;
 };
+
+// For the reads that only check faces (structure_only, array_views): when every face has the first
+// face's size and all fit, the extent, found with loads that do not wait on each other; nothing
+// when not (check_faces then finds out face by face).
+std::optional<FaceExtent> uniform_face_extent(const ByteReader& reader, uint32_t face_count,
+                                              size_t index_bytes) {
+    const std::byte* bytes = reader.current();
+    uint16_t size;
+    std::memcpy(&size, bytes, 2); // the caller checked that face_count u16 counts fit
+    const size_t stride = 2 + size_t{size} * index_bytes;
+    if (face_count > reader.remaining() / stride) return std::nullopt;
+    bool uniform = true;
+    for (uint32_t face = 1; face < face_count; ++face) {
+        uint16_t count;
+        std::memcpy(&count, bytes + face * stride, 2);
+        uniform &= count == size;
+    }
+    if (!uniform) return std::nullopt;
+    return FaceExtent{face_count * stride, uint64_t{face_count} * size};
+}
+
+// Checks every face fits, in order; returns the bytes they take and the indices they hold.
 FaceExtent check_faces(const ByteReader& reader, uint32_t face_count, size_t index_bytes) {
     const std::byte* bytes = reader.current();
     const size_t available = reader.remaining();
@@ -129,7 +152,10 @@ void read_faces(ByteReader& reader, uint32_t face_count, bool wide_indices, Face
     if (copying && (wide_indices ? read_uniform_faces<4>(reader, face_count, faces)
                                  : read_uniform_faces<2>(reader, face_count, faces)))
         return;
-    const FaceExtent extent = check_faces(reader, face_count, wide_indices ? 4 : 2);
+    const size_t index_bytes = wide_indices ? 4 : 2;
+    std::optional<FaceExtent> uniform;
+    if (!copying) uniform = uniform_face_extent(reader, face_count, index_bytes);
+    const FaceExtent extent = uniform ? *uniform : check_faces(reader, face_count, index_bytes);
     const std::byte* bytes = reader.current();
     if (context.array_views()) {
         faces.file_records = {bytes, extent.bytes};

@@ -140,6 +140,29 @@ BOOST_AUTO_TEST_CASE(reads_polygons_of_sizes_0_1_2_3_4_and_7) {
     BOOST_TEST(faces.offsets.back() == 17u);
 }
 
+namespace {
+
+// A read that leaves faces in the bytes (array_views) must see the faces a full read copies, and a
+// structure-only read must accept the same bytes.
+void check_faces_left_in_the_bytes(const SceneSpec& spec) {
+    const Dump d = build_dump(spec, WriterProfile::p5());
+    assbin::ReadOptions views, structure;
+    views.array_views = true;
+    structure.structure_only = true;
+    const assbin::Scene full = read_dump(d.bytes), left = read_dump(d.bytes, views);
+    BOOST_TEST(read_dump(d.bytes, structure).meshes.size() == 1u);
+    std::vector<std::vector<uint32_t>> seen;
+    left.meshes[0].faces.for_each(
+        [&](size_t, std::span<const uint32_t> face) { seen.emplace_back(face.begin(), face.end()); });
+    BOOST_TEST_REQUIRE(seen.size() == full.meshes[0].faces.size());
+    for (size_t f = 0; f < seen.size(); ++f) {
+        const auto face = full.meshes[0].faces.face(f);
+        BOOST_TEST_REQUIRE((seen[f] == std::vector<uint32_t>(face.begin(), face.end())));
+    }
+}
+
+} // namespace
+
 // Face lists of one size are read in one pass that checks each count as it copies; a list that
 // changes size partway, or whose size would run past the mesh, is read face by face from the start.
 BOOST_AUTO_TEST_CASE(reads_face_lists_that_change_size_partway_in_both_index_widths) {
@@ -155,6 +178,7 @@ BOOST_AUTO_TEST_CASE(reads_face_lists_that_change_size_partway_in_both_index_wid
             m.faces.push_back({9, 8});
             m.faces.push_back({1, 2, 3, 4});
             round_trip(single_mesh_scene(m), WriterProfile::p5()); // every face checked index by index
+            check_faces_left_in_the_bytes(single_mesh_scene(m));
             // A quad after triangles, with bones after the faces (so more bytes follow them).
             m.faces.resize(999);
             m.faces.push_back({1, 2, 3, 4});
@@ -165,6 +189,7 @@ BOOST_AUTO_TEST_CASE(reads_face_lists_that_change_size_partway_in_both_index_wid
             bone.weights = {{0, 1.0f}, {1, 0.5f}, {2, 0.25f}};
             m.bones = {bone};
             round_trip(single_mesh_scene(m), WriterProfile::p5());
+            check_faces_left_in_the_bytes(single_mesh_scene(m));
         }
     }
 }
@@ -191,11 +216,16 @@ BOOST_AUTO_TEST_CASE(a_face_list_of_one_size_cut_short_names_the_first_face_that
             m.faces.push_back({0, 1, 2});
         m.declared_faces = 501; // one more than the mesh holds: the count of face 500 is missing
         const Dump d = build_dump(single_mesh_scene(m), WriterProfile::p5());
-        const assbin::ParseError error = read_error(d.bytes);
-        BOOST_TEST(error.code() == ErrorCode::Truncated);
-        BOOST_TEST(error.chunk_path() == "scene/mesh[0]");
-        BOOST_TEST(error.message().find("face 500: the index count") != std::string::npos);
-        BOOST_TEST(error.offset() == d.chunk("scene/mesh[0]").end());
+        assbin::ReadOptions views, structure;
+        views.array_views = true;
+        structure.structure_only = true;
+        for (const assbin::ReadOptions& options : {assbin::ReadOptions{}, views, structure}) {
+            const assbin::ParseError error = read_error(d.bytes, options);
+            BOOST_TEST(error.code() == ErrorCode::Truncated);
+            BOOST_TEST(error.chunk_path() == "scene/mesh[0]");
+            BOOST_TEST(error.message().find("face 500: the index count") != std::string::npos);
+            BOOST_TEST(error.offset() == d.chunk("scene/mesh[0]").end());
+        }
     }
 }
 

@@ -116,7 +116,21 @@ struct FaceList {
             uint16_t count;
             std::memcpy(&count, file_records.data() + at, 2);
             at += 2;
-            if (file_records.size() - at < size_t{count} * index_bytes) return; // cut: the reader never leaves one
+            if (file_records.size() - at < size_t{count} * index_bytes)
+                return;       // cut: the reader never leaves one
+            if (count == 3) { // a triangle, nearly every face: copies of a size known here
+                uint32_t triangle[3];
+                if (file_wide_indices) {
+                    std::memcpy(triangle, file_records.data() + at, 12);
+                } else {
+                    uint16_t narrow[3];
+                    std::memcpy(narrow, file_records.data() + at, 6);
+                    triangle[0] = narrow[0], triangle[1] = narrow[1], triangle[2] = narrow[2];
+                }
+                at += 3 * index_bytes;
+                visit(f, std::span<const uint32_t>(triangle, 3));
+                continue;
+            }
             if (scratch.size() != count) scratch.resize(count);
             if (file_wide_indices) {
                 // One fixed-size copy per index: inlined, where one copy of count * 4 bytes is a call.
