@@ -1,5 +1,6 @@
-// The reader's limits (assbin::ReadLimits) as options of every verb that reads dumps, so a user
-// with an unusual file can raise the one its error names.
+// How the verbs read dumps, as options: the reader's limits (assbin::ReadLimits), on every verb that
+// reads dumps, so a user with an unusual file can raise the one its error names; and --jobs, the
+// threads a verb reads (and works) with.
 #pragma once
 
 #include <assbin/reader.hpp>
