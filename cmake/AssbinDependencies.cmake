@@ -44,6 +44,17 @@ find_package(OpenGL QUIET COMPONENTS OpenGL EGL)
 if(NOT TARGET OpenGL::OpenGL OR NOT TARGET OpenGL::EGL)
     assbin_missing("OpenGL and EGL (GLVND)" "libopengl-dev libegl-dev")
 endif()
+# Embedded textures written as PNG (libpng at a fast deflate level: stb_image_write's own deflate was
+# a tenth of a batch's time).
+find_package(PNG QUIET)
+if(NOT PNG_FOUND)
+    assbin_missing("libpng" libpng-dev)
+endif()
+# `convert --skip-existing` records sources and outputs by their XXH3 hash (header-only use).
+find_path(ASSBIN_XXHASH_INCLUDE_DIR xxhash.h)
+if(NOT ASSBIN_XXHASH_INCLUDE_DIR)
+    assbin_missing("xxHash" libxxhash-dev)
+endif()
 find_package(PkgConfig QUIET)
 # stb is header-only (stb_image to decode textures, stb_image_write to encode PNG).
 find_path(ASSBIN_STB_INCLUDE_DIR stb/stb_image.h)

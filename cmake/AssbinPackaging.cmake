@@ -38,7 +38,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libassbin-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # What the CMake package and the pkg-config files look for: zlib and libdeflate (through
 # pkg-config) are needed by a static build's link, and by pkg-config's Requires.private otherwise.
-set(ASSBIN_DEV_DEPENDS "libeigen3-dev (>= 3.3), zlib1g-dev, libmeshoptimizer-dev, libsquish-dev")
+set(ASSBIN_DEV_DEPENDS "libeigen3-dev (>= 3.3), zlib1g-dev, libmeshoptimizer-dev, libsquish-dev, libpng-dev")
 if(ASSBIN_USES_LIBDEFLATE)
     string(APPEND ASSBIN_DEV_DEPENDS ", libdeflate-dev")
 endif()

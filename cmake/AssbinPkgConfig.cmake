@@ -70,4 +70,4 @@ assbin_install_pkg_config(NAME aem LIBRARY aem
     REQUIRES "eigen3 >= 3.3")
 assbin_install_pkg_config(NAME assbin-converter LIBRARY assbin-converter
     DESCRIPTION "Converts Assimp ASSBIN scenes to AEM game models"
-    REQUIRES "assbin = ${assbin_VERSION}" "aem = ${assbin_VERSION}" PRIVATE_LIBS -lmeshoptimizer -lsquish ${CMAKE_THREAD_LIBS_INIT})
+    REQUIRES "assbin = ${assbin_VERSION}" "aem = ${assbin_VERSION}" PRIVATE_REQUIRES libpng PRIVATE_LIBS -lmeshoptimizer -lsquish ${CMAKE_THREAD_LIBS_INIT})

@@ -5,7 +5,7 @@ set -euo pipefail
 
 # dpkg-dev and file: CPack's .deb generator computes the runtime package's Depends with them.
 packages=(cmake g++ make pkg-config zlib1g-dev libdeflate-dev libboost-program-options-dev
-          libboost-test-dev libeigen3-dev libstb-dev libmeshoptimizer-dev libsquish-dev nlohmann-json3-dev
+          libboost-test-dev libeigen3-dev libstb-dev libmeshoptimizer-dev libsquish-dev libpng-dev libxxhash-dev nlohmann-json3-dev
           libopengl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
           dpkg-dev file "$@")
 

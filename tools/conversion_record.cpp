@@ -4,6 +4,9 @@
 
 #include <assbin/version.hpp>
 
+#define XXH_INLINE_ALL // header-only: nothing to link
+#include <xxhash.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -21,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kRecordName = ".assbin-convert.log";
-constexpr const char* kRecordVersion = "assbin-convert-1";
+constexpr const char* kRecordVersion = "assbin-convert-2"; // 2: XXH3 keys (1 was FNV-1a)
 
 fs::path record_path(const fs::path& output) {
     return (output.has_parent_path() ? output.parent_path() : fs::path(".")) / kRecordName;
@@ -33,17 +36,10 @@ std::string hex64(uint64_t value) {
     return text;
 }
 
-uint64_t fnv1a(const void* data, size_t size, uint64_t h = 1469598103934665603ull) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < size; ++i)
-        h = (h ^ bytes[i]) * 1099511628211ull;
-    return h;
-}
-
 } // namespace
 
 std::string content_key(std::span<const std::byte> bytes) {
-    return std::to_string(bytes.size()) + ":" + hex64(fnv1a(bytes.data(), bytes.size()));
+    return std::to_string(bytes.size()) + ":" + hex64(XXH3_64bits(bytes.data(), bytes.size()));
 }
 
 std::string options_key(const converter::ConvertOptions& o) {
@@ -55,7 +51,7 @@ std::string options_key(const converter::ConvertOptions& o) {
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
     const std::string key = text.str();
-    return hex64(fnv1a(key.data(), key.size()));
+    return hex64(XXH3_64bits(key.data(), key.size()));
 }
 
 bool output_is_up_to_date(const fs::path& output, const std::string& source_key, const std::string& options) {

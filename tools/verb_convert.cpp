@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -112,45 +113,69 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
     return jobs;
 }
 
-Outcome run_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options,
-                bool skip_existing) {
+// What a converted job still has to do: put its files on disk (and record them).
+struct PendingWrite {
+    converter::ConvertResult result;
+    std::string source_key, settings_key; // --skip-existing only
+};
+
+// Reads and converts one job; everything but writing, which is left in `write` (set only when the
+// conversion succeeded and there is something to write).
+Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options,
+                    bool skip_existing, std::optional<PendingWrite>& write) {
     Outcome outcome;
     if (!job.setup_error.empty()) {
         outcome.error = job.setup_error;
         return outcome;
     }
     try {
-        const std::vector<std::byte> source = load_file_bytes(job.input);
-        const std::string source_key = content_key(source), settings_key = options_key(base);
-        if (skip_existing && output_is_up_to_date(job.output, source_key, settings_key)) {
-            outcome.ok = outcome.skipped = true;
-            return outcome;
-        }
-        const Scene scene = read_scene(source, read_options);
+        std::string source_key, settings_key; // hashed only when a record is asked for
+        Scene scene;
+        {
+            const std::vector<std::byte> source = load_file_bytes(job.input);
+            if (skip_existing) {
+                source_key = content_key(source);
+                settings_key = options_key(base);
+            }
+            if (skip_existing && output_is_up_to_date(job.output, source_key, settings_key)) {
+                outcome.ok = outcome.skipped = true;
+                return outcome;
+            }
+            scene = read_scene(source, read_options);
+        } // the file's bytes are freed before the conversion's arrays arrive (a lower peak)
         converter::ConvertOptions options = base;
         options.texture_stem = job.output.stem().string();
         options.source_folder = job.input.parent_path();
-        converter::ConvertResult result = converter::convert(scene, options);
-        if (job.output.has_parent_path()) {
-            std::error_code ignored; // a racing job may create it first; writing reports real failures
-            fs::create_directories(job.output.parent_path(), ignored);
-        }
-        converter::write_output(result, job.output);
-        record_output(job.output, source_key, settings_key);
-        outcome.ok = true;
-        outcome.stats = result.stats;
-        outcome.warnings = std::move(result.warnings);
+        write =
+            PendingWrite{converter::convert(scene, options), std::move(source_key), std::move(settings_key)};
     } catch (const ParseError& error) {
         outcome.error = error.what();
     } catch (const converter::ConvertError& error) {
         outcome.error =
             std::string("refused (") + converter::refusal_name(error.refusal()) + "): " + error.what();
+    } catch (const std::exception& error) {
+        outcome.error = error.what();
+    }
+    return outcome;
+}
+
+// Writes a converted job's files (atomically and durably: write_output) and its record.
+void write_job(const Job& job, PendingWrite& write, bool skip_existing, Outcome& outcome) {
+    try {
+        if (job.output.has_parent_path()) {
+            std::error_code ignored; // a racing job may create it first; writing reports real failures
+            fs::create_directories(job.output.parent_path(), ignored);
+        }
+        converter::write_output(write.result, job.output);
+        if (skip_existing) record_output(job.output, write.source_key, write.settings_key);
+        outcome.ok = true;
+        outcome.stats = write.result.stats;
+        outcome.warnings = std::move(write.result.warnings);
     } catch (const aem::Error& error) {
         outcome.error = std::string("cannot write the output: ") + error.what();
     } catch (const std::exception& error) {
         outcome.error = error.what();
     }
-    return outcome;
 }
 
 // A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
@@ -232,50 +257,106 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
         std::cerr << "assbin: warning: " << job.input.string() << ": " << warning << "\n";
 }
 
-// Converts the jobs on `workers` threads; reports them in input order as they complete.
-Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
-    std::vector<std::optional<Outcome>> outcomes(jobs.size());
-    // One file gets the threads for reading its meshes and for its own texture work; a batch spreads
-    // them over files instead.
-    converter::ConvertOptions options = settings.options;
-    ReadOptions read = settings.read;
-    if (jobs.size() == 1) {
-        options.texture_threads = settings.jobs;
-        read.threads = settings.jobs;
-    }
-    std::atomic<size_t> next{0};
-    std::mutex mutex;
-    std::condition_variable finished;
-    const auto work = [&] {
-        for (size_t j = next++; j < jobs.size(); j = next++) {
-            Outcome outcome = run_job(jobs[j], options, read, settings.skip_existing);
-            const std::lock_guard lock(mutex);
-            outcomes[j] = std::move(outcome);
-            finished.notify_one();
+// Converts the jobs on `workers` threads and writes them on as many writer threads, so that one
+// file's wait for the disk (every output is flushed before it is renamed into place) overlaps the
+// next file's conversion; at most `workers` converted files wait to be written. Reports the jobs in
+// input order as they complete.
+class JobRunner {
+  public:
+    JobRunner(const std::vector<Job>& jobs, const Settings& settings)
+        : jobs_(jobs), settings_(settings), options_(settings.options), read_(settings.read),
+          outcomes_(jobs.size()), workers_(std::min<size_t>(settings.jobs, jobs.size())) {
+        // One file gets the threads for reading its meshes and for its own texture work; a batch
+        // spreads them over files instead.
+        if (jobs.size() == 1) {
+            options_.texture_threads = settings.jobs;
+            read_.threads = settings.jobs;
         }
-    };
-    const size_t workers = std::min<size_t>(settings.jobs, jobs.size());
-    std::vector<std::thread> threads;
-    for (size_t w = 0; w < workers; ++w)
-        threads.emplace_back(work);
-
-    const ProgressBar bar(jobs.size(), jobs.size() > 1 && !settings.quiet && ::isatty(STDERR_FILENO));
-    Totals totals;
-    bar.draw(0, 0);
-    for (size_t j = 0; j < jobs.size(); ++j) {
-        std::unique_lock lock(mutex);
-        finished.wait(lock, [&] { return outcomes[j].has_value(); });
-        const Outcome outcome = std::move(*outcomes[j]);
-        outcomes[j].reset();
-        lock.unlock();
-        bar.clear();
-        report_outcome(jobs[j], outcome, settings.quiet, totals);
-        bar.draw(j + 1, totals.failed);
     }
-    bar.clear();
-    for (std::thread& thread : threads)
-        thread.join();
-    return totals;
+
+    Totals run() {
+        converting_ = workers_;
+        std::vector<std::thread> threads;
+        for (size_t w = 0; w < workers_; ++w) {
+            threads.emplace_back([this] { convert_jobs(); });
+            threads.emplace_back([this] { write_jobs(); });
+        }
+        const ProgressBar bar(jobs_.size(), jobs_.size() > 1 && !settings_.quiet && ::isatty(STDERR_FILENO));
+        Totals totals;
+        bar.draw(0, 0);
+        for (size_t j = 0; j < jobs_.size(); ++j) {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return outcomes_[j].has_value(); });
+            const Outcome outcome = std::move(*outcomes_[j]);
+            outcomes_[j].reset();
+            lock.unlock();
+            bar.clear();
+            report_outcome(jobs_[j], outcome, settings_.quiet, totals);
+            bar.draw(j + 1, totals.failed);
+        }
+        bar.clear();
+        for (std::thread& thread : threads)
+            thread.join();
+        return totals;
+    }
+
+  private:
+    struct Converted {
+        size_t job;
+        Outcome outcome;
+        PendingWrite write;
+    };
+
+    void convert_jobs() {
+        for (size_t j = next_++; j < jobs_.size(); j = next_++) {
+            std::optional<PendingWrite> write;
+            Outcome outcome = convert_job(jobs_[j], options_, read_, settings_.skip_existing, write);
+            std::unique_lock lock(mutex_);
+            if (write) {
+                changed_.wait(lock, [&] { return to_write_.size() < workers_; });
+                to_write_.push_back({j, std::move(outcome), std::move(*write)});
+            } else {
+                outcomes_[j] = std::move(outcome);
+            }
+            changed_.notify_all();
+        }
+        const std::lock_guard lock(mutex_);
+        --converting_;
+        changed_.notify_all();
+    }
+
+    void write_jobs() {
+        for (;;) {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return !to_write_.empty() || converting_ == 0; });
+            if (to_write_.empty()) return;
+            Converted converted = std::move(to_write_.front());
+            to_write_.pop_front();
+            changed_.notify_all(); // room for a converter waiting to hand over
+            lock.unlock();
+            write_job(jobs_[converted.job], converted.write, settings_.skip_existing, converted.outcome);
+            converted.write = {}; // the model's memory goes before the lock is taken
+            lock.lock();
+            outcomes_[converted.job] = std::move(converted.outcome);
+            changed_.notify_all();
+        }
+    }
+
+    const std::vector<Job>& jobs_;
+    const Settings& settings_;
+    converter::ConvertOptions options_;
+    ReadOptions read_;
+    std::vector<std::optional<Outcome>> outcomes_;
+    const size_t workers_;
+    std::atomic<size_t> next_{0};
+    std::mutex mutex_;
+    std::condition_variable changed_; // an outcome, a file to write, room to hand one over, or the end
+    std::deque<Converted> to_write_;
+    size_t converting_ = 0; // converter threads still running
+};
+
+Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
+    return JobRunner(jobs, settings).run();
 }
 
 po::options_description describe_options() {

@@ -31,23 +31,6 @@ void check_name(const std::string& name, const std::string& owner) {
     }
 }
 
-// Everything that would make the file say something other than the model: checked up front so
-// a failure writes nothing.
-void check_expressible(const Model& model) {
-    const bool edition_2025 = model.layout == Layout::Edition2025;
-    edition_2025 ? void(counts_2025_of(model)) : void(counts_of(model));
-    detail::check_layout_expressible(model);
-    for (size_t i = 0; i < model.textures.size(); ++i) {
-        check_name(model.textures[i].file_name, "texture " + std::to_string(i));
-    }
-    for (size_t i = 0; i < model.bones.size(); ++i) {
-        check_name(model.bones[i].name, "joint " + std::to_string(i));
-    }
-    for (size_t i = 0; i < model.animations.size(); ++i) {
-        check_name(model.animations[i].name, "animation " + std::to_string(i));
-    }
-}
-
 void write_header(SectionStream& stream, const Counts& counts) {
     std::string& out = stream.record();
     out.append(kMagic, sizeof kMagic);
@@ -84,6 +67,23 @@ void write_sequence(std::string& out, const Sequence& sequence) {
 }
 
 } // namespace
+
+// Everything that would make the file say something other than the model: checked up front so
+// a failure writes nothing (io.hpp).
+void check_expressible(const Model& model) {
+    const bool edition_2025 = model.layout == Layout::Edition2025;
+    edition_2025 ? void(counts_2025_of(model)) : void(counts_of(model));
+    detail::check_layout_expressible(model);
+    for (size_t i = 0; i < model.textures.size(); ++i) {
+        check_name(model.textures[i].file_name, "texture " + std::to_string(i));
+    }
+    for (size_t i = 0; i < model.bones.size(); ++i) {
+        check_name(model.bones[i].name, "joint " + std::to_string(i));
+    }
+    for (size_t i = 0; i < model.animations.size(); ++i) {
+        check_name(model.animations[i].name, "animation " + std::to_string(i));
+    }
+}
 
 void write_model(const Model& model, std::ostream& out) {
     check_expressible(model);

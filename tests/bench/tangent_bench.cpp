@@ -1,4 +1,4 @@
-// MikkTSpace tangent generation (converter/src/tangent_space.cpp) on the largest output mesh of a
+// MikkTSpace tangent generation (converter/src/mikktspace.cpp) on the largest output mesh of a
 // dump, per triangle corner, beside a memcpy of the same surface data (the baseline measured in the
 // same run). The dump is converted in source order with record_vertex_origins, and the mesh is
 // exactly what the converter hands to MikkTSpace. By hand:
@@ -6,10 +6,10 @@
 // --write-request writes the mesh as a request for tests/tangents/mikktspace_reference.js, so the
 // reference can be timed on the very same triangles.
 #include "best_time.hpp"
-#include "stages.hpp"
+#include "geometry/mikktspace.hpp"
+#include "pipeline.hpp"
 #include "support/fixtures.hpp"
 #include "tangent_reference.hpp"
-#include "tangent_space.hpp"
 
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>

@@ -4,8 +4,8 @@
 // alone per megapixel, beside decoding the same PNG and a memcpy of its pixels (the baselines
 // measured in the same run).
 #include "best_time.hpp"
+#include "materials/textures_2025.hpp"
 #include "support/fixtures.hpp"
-#include "texture_pipeline.hpp"
 
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>

@@ -4,7 +4,7 @@
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
 
-#include "steps.hpp"
+#include "algorithms.hpp"
 #include <aem/pose.hpp>
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>

@@ -2,8 +2,8 @@
 // runtime reads it — joints with names, mesh animation as joints, top-left UV origin, tracks with
 // their keys back to back, textures from the material's factors — and posing exactly alike.
 #include "geometry_checks.hpp"
+#include "pipeline.hpp"
 #include "scene_maker.hpp"
-#include "stages.hpp"
 #include "support/fixtures.hpp"
 
 #include <aem/io.hpp>

@@ -2,7 +2,7 @@
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
 
-#include "steps.hpp"
+#include "algorithms.hpp"
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
 

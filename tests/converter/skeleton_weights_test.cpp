@@ -2,7 +2,7 @@
 // unmatched bone names, and weights limited to the four largest and renormalised.
 #include "scene_maker.hpp"
 
-#include "steps.hpp"
+#include "algorithms.hpp"
 #include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>

@@ -2,9 +2,9 @@
 // name ignoring case), decoded with stb_image at their own size, turned into base colour (RGBA),
 // normal (RG) and PBR textures with full MIP chains (gamma-correct for colour), BC5 on request;
 // what cannot be had gives a warning naming the material and a default texture, never a failure.
+#include "materials/textures_2025.hpp"
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
-#include "texture_pipeline.hpp"
 
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>

@@ -21,7 +21,7 @@
 #include "assimp_oracle.hpp"
 #include "geometry_checks.hpp"
 
-#include "steps.hpp"
+#include "algorithms.hpp"
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
 #include <aem/validate.hpp>

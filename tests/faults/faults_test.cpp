@@ -299,9 +299,11 @@ BOOST_AUTO_TEST_CASE(a_batch_killed_then_run_again_redoes_only_what_is_missing_o
                    "m" + std::to_string(1000 + i) + ".assbin");
     const fs::path out = temp / "out";
     fs::create_directories(out);
-    // Started in the background and killed with SIGKILL once a few outputs are in place.
+    // Started in the background and killed with SIGKILL once a few outputs are in place. A batch
+    // meant to be resumed records its outputs from the start (--skip-existing; a plain run records
+    // nothing, cli_convert_test).
     shell("(" + shell_quoted(cli()) + " convert " + shell_quoted(temp / "in") + " --out-dir " +
-          shell_quoted(out) + " --jobs 1 -q > /dev/null 2>&1 & pid=$!; i=0; while [ $(ls " +
+          shell_quoted(out) + " --jobs 1 -q --skip-existing > /dev/null 2>&1 & pid=$!; i=0; while [ $(ls " +
           shell_quoted(out) +
           " | grep -c '\\.aem$') -lt 5 ] && [ $i -lt 2000 ]; do sleep 0.005; i=$((i+1)); done; kill -9 $pid; "
           "wait $pid)");

@@ -59,6 +59,10 @@ Model read_model(std::span<const std::byte> bytes);
 // Reads the file at `path`, then as read_model. Throws Error (code Io) when it cannot be read.
 Model read_file(const std::filesystem::path& path);
 
+// Throws what write_model would throw before writing anything (CountTooLarge, NameTooLong,
+// LayoutMismatch) when the model cannot be expressed in its layout; returns when it can.
+void check_expressible(const Model& model);
+
 // Streams the sections to `out` in file order, in the model's layout. Throws Error (CountTooLarge,
 // NameTooLong, LayoutMismatch) before writing anything when the model cannot be expressed in it, and Error
 // (Io) when the stream fails. Invariants are not checked: an invalid model is written as it is.

@@ -89,6 +89,9 @@ struct ConvertStats {
     size_t source_vertices_transformed = 0; // by the source-order index buffer
     size_t vertices_transformed = 0;        // by the written index buffer
     size_t degenerate_triangles = 0;        // triangles with two equal corners: kept, counted
+    // Output meshes whose vertices carry so many triangles (a fan, stacked duplicates) that
+    // Forsyth's vertex-cache order would cost more than linear time: ordered by Tipsify instead.
+    size_t meshes_ordered_linearly = 0;
 };
 
 // An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.

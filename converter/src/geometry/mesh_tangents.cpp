@@ -1,0 +1,56 @@
+// Rule 7 for one mesh (algorithms.hpp generate_tangents): MikkTSpace's frames per corner
+// (mikktspace.cpp), given to the vertices, which are split where their corners disagree. The
+// converter itself runs MikkTSpace on the baked output meshes (output_tangents.cpp).
+#include "geometry/mikktspace.hpp"
+#include "geometry/vertex_groups.hpp"
+#include "pipeline.hpp"
+
+#include <stdexcept>
+
+namespace assbin::converter {
+
+using namespace detail;
+
+namespace detail {
+
+TangentPair tangent_pair(const CornerFrame& frame, const Eigen::Vector3f& normal) {
+    if (frame.from_group && frame.tangent.allFinite() && !frame.tangent.isZero()) { // NaN: see mikktspace.hpp
+        const float sign = frame.orientation_preserving ? 1.0f : -1.0f;
+        const Eigen::Vector3f across = normal.cross(frame.tangent);
+        // A zero normal (a repaired NaN) leaves no cross product; the bitangent still carries the sign.
+        return {frame.tangent, sign * (across.isZero() ? any_perpendicular(frame.tangent) : across)};
+    }
+    const Eigen::Vector3f n = normalized_or_zero(normal);
+    const Eigen::Vector3f tangent = any_perpendicular(n);
+    return {tangent, n.isZero() ? any_perpendicular(tangent) : Eigen::Vector3f(n.cross(tangent))};
+}
+
+} // namespace detail
+
+void generate_tangents(TriangleMesh& mesh) {
+    if (mesh.normals.size() != mesh.vertex_count())
+        throw std::invalid_argument("generate_tangents needs normals");
+    const bool has_uvs = mesh.uvs.size() == mesh.vertex_count();
+    std::vector<TangentPair> corner_values(mesh.triangles.size());
+    if (has_uvs) {
+        std::vector<SurfacePoint> points(mesh.vertex_count());
+        for (size_t v = 0; v < points.size(); ++v)
+            points[v] = {mesh.positions[v], mesh.normals[v], mesh.uvs[v]};
+        const std::vector<CornerFrame> frames = mikktspace_frames(points, mesh.triangles);
+        for (size_t c = 0; c < frames.size(); ++c)
+            corner_values[c] = tangent_pair(frames[c], mesh.normals[mesh.triangles[c]]);
+    } else {
+        for (size_t c = 0; c < mesh.triangles.size(); ++c)
+            corner_values[c] = tangent_pair(CornerFrame{}, mesh.normals[mesh.triangles[c]]);
+    }
+    const TangentPair unused = tangent_pair(CornerFrame{}, Eigen::Vector3f::UnitZ());
+    const std::vector<TangentPair> values = assign_corner_values<TangentPair>(mesh, corner_values, unused);
+    mesh.tangents.resize(mesh.vertex_count());
+    mesh.bitangents.resize(mesh.vertex_count());
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+        mesh.tangents[v] = values[v].tangent;
+        mesh.bitangents[v] = values[v].bitangent;
+    }
+}
+
+} // namespace assbin::converter

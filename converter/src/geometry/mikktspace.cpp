@@ -1,0 +1,395 @@
+// MikkTSpace's construction (see mikktspace.hpp), step by step as the reference takes it:
+// identities, triangle derivatives, neighbours across edges, groups around each vertex, one frame
+// per group. Written anew from the algorithm (the reference is not packaged for C++ in Debian); the
+// arithmetic follows the reference's own order, in float, so that results agree to the last bits
+// wherever the reference is well defined. Where the reference is slow (quicksorts, recursion,
+// quadratic scans of degenerate triangles) this uses counting sorts, an explicit stack and tables.
+#include "geometry/mikktspace.hpp"
+
+#include "geometry/vertex_groups.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace assbin::converter::detail {
+
+namespace {
+
+constexpr uint32_t kNone = ~0u;
+
+// The reference's vector arithmetic, operation for operation (Eigen may reorder sums).
+struct Vec3 {
+    float x, y, z;
+};
+inline Vec3 vec(const Eigen::Vector3f& v) {
+    return {v.x(), v.y(), v.z()};
+}
+inline Vec3 sub(Vec3 a, Vec3 b) {
+    return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+inline Vec3 add(Vec3 a, Vec3 b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+inline Vec3 scale(float s, Vec3 v) {
+    return {s * v.x, s * v.y, s * v.z};
+}
+inline float dot(Vec3 a, Vec3 b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline float length(Vec3 v) {
+    return std::sqrt(dot(v, v));
+}
+inline bool not_zero(float x) {
+    return std::fabs(x) > FLT_MIN;
+}
+inline bool not_zero(Vec3 v) {
+    return not_zero(v.x) || not_zero(v.y) || not_zero(v.z);
+}
+inline Vec3 normalized_if_not_zero(Vec3 v) {
+    return not_zero(v) ? scale(1 / length(v), v) : v;
+}
+// v without its component along the unit normal n, then normalised (the reference's "project").
+inline Vec3 projected(Vec3 v, Vec3 n) {
+    return normalized_if_not_zero(sub(v, scale(dot(n, v), n)));
+}
+inline bool same(Vec3 a, Vec3 b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+enum TriangleFlag : uint8_t {
+    kDegenerate = 1,   // two corners share a position: no derivatives, no neighbours
+    kGroupWithAny = 4, // UVs without area: takes the orientation of the first group to reach it
+    kPreserving = 8,   // UV orientation agrees with the winding
+};
+
+struct Triangle {
+    Vec3 os{0, 0, 0}; // unit tangent and bitangent directions, signed by the UV orientation
+    Vec3 ot{0, 0, 0};
+    int32_t neighbour[3] = {-1, -1, -1}; // across edge i (corner i to corner i + 1)
+    uint32_t group[3] = {kNone, kNone, kNone};
+    uint8_t flags = 0;
+
+    bool any() const { return (flags & kGroupWithAny) != 0; }
+    bool preserving() const { return (flags & kPreserving) != 0; }
+};
+
+struct Group {
+    uint32_t identity = 0; // of the vertex the group is around
+    bool preserving = false;
+    uint32_t first = 0; // in the member list
+    uint32_t count = 0;
+};
+
+// Everything the steps share.
+struct Work {
+    std::span<const SurfacePoint> points;
+    std::span<const uint32_t> corners;
+    std::vector<uint32_t> identity; // per corner: equal position, normal and UV, equal identity
+    uint32_t identity_count = 0;
+    std::vector<Triangle> triangles;
+    std::vector<uint32_t> good; // triangles without kDegenerate, in order
+    std::vector<Group> groups;
+    std::vector<uint32_t> members; // triangles, group after group
+
+    Vec3 position(uint32_t corner) const { return vec(points[corners[corner]].position); }
+    // The corner of triangle t around the vertex of identity `id` (3 if none).
+    uint32_t corner_of(uint32_t t, uint32_t id) const {
+        uint32_t i = 0;
+        while (i < 3 && identity[3 * t + i] != id)
+            ++i;
+        return i;
+    }
+};
+
+// The reference welds corners whose position, normal and UV compare equal (so -0 equals +0).
+void number_identities(Work& work) {
+    std::vector<uint32_t> slot(work.points.size(), kNone);
+    std::vector<uint32_t> used;
+    for (const uint32_t v : work.corners) {
+        if (slot[v] == kNone) {
+            slot[v] = static_cast<uint32_t>(used.size());
+            used.push_back(v);
+        }
+    }
+    const std::vector<uint32_t> group = group_equal<8>(used.size(), [&](uint32_t u) {
+        const SurfacePoint& p = work.points[used[u]];
+        return Bits<8>{float_bits(p.position.x()), float_bits(p.position.y()), float_bits(p.position.z()),
+                       float_bits(p.normal.x()),   float_bits(p.normal.y()),   float_bits(p.normal.z()),
+                       float_bits(p.uv.x()),       float_bits(p.uv.y())};
+    });
+    work.identity.resize(work.corners.size());
+    for (size_t c = 0; c < work.corners.size(); ++c) {
+        work.identity[c] = group[slot[work.corners[c]]];
+        work.identity_count = std::max(work.identity_count, work.identity[c] + 1);
+    }
+}
+
+// First-order UV derivatives of one healthy triangle (the reference's InitTriInfo).
+void init_triangle(Work& work, uint32_t t) {
+    Triangle& tri = work.triangles[t];
+    const SurfacePoint& a = work.points[work.corners[3 * t]];
+    const SurfacePoint& b = work.points[work.corners[3 * t + 1]];
+    const SurfacePoint& c = work.points[work.corners[3 * t + 2]];
+    const float t21x = b.uv.x() - a.uv.x(), t21y = b.uv.y() - a.uv.y();
+    const float t31x = c.uv.x() - a.uv.x(), t31y = c.uv.y() - a.uv.y();
+    const Vec3 d1 = sub(vec(b.position), vec(a.position));
+    const Vec3 d2 = sub(vec(c.position), vec(a.position));
+    const float signed_area = t21x * t31y - t21y * t31x;
+    const Vec3 os = sub(scale(t31y, d1), scale(t21y, d2));
+    const Vec3 ot = add(scale(-t31x, d1), scale(t21x, d2));
+    tri.flags |= kGroupWithAny | (signed_area > 0 ? kPreserving : 0);
+    if (!not_zero(signed_area)) return;
+    const float area = std::fabs(signed_area);
+    const float length_s = length(os), length_t = length(ot);
+    const float sign = tri.preserving() ? 1.0f : -1.0f;
+    if (not_zero(length_s)) tri.os = scale(sign / length_s, os);
+    if (not_zero(length_t)) tri.ot = scale(sign / length_t, ot);
+    if (not_zero(length_s / area) && not_zero(length_t / area)) tri.flags &= ~kGroupWithAny;
+}
+
+void init_triangles(Work& work) {
+    const uint32_t count = static_cast<uint32_t>(work.corners.size() / 3);
+    work.triangles.resize(count);
+    for (uint32_t t = 0; t < count; ++t) {
+        const Vec3 p0 = work.position(3 * t), p1 = work.position(3 * t + 1), p2 = work.position(3 * t + 2);
+        if (same(p0, p1) || same(p0, p2) || same(p1, p2)) {
+            work.triangles[t].flags = kDegenerate;
+            continue;
+        }
+        work.good.push_back(t);
+        init_triangle(work, t);
+    }
+}
+
+struct EdgeEntry {
+    uint32_t high; // the larger identity of the edge (entries are bucketed by the smaller)
+    uint32_t triangle;
+    uint32_t edge;
+};
+
+// Stable, and without the allocation std::stable_sort makes: almost every bucket holds a few edges.
+void sort_by_high(std::vector<EdgeEntry>::iterator first, std::vector<EdgeEntry>::iterator last) {
+    if (last - first > 32) {
+        std::stable_sort(first, last, [](const EdgeEntry& a, const EdgeEntry& b) { return a.high < b.high; });
+        return;
+    }
+    for (auto i = first + (first != last); i < last; ++i) {
+        const EdgeEntry entry = *i;
+        auto j = i;
+        for (; j != first && (j - 1)->high > entry.high; --j)
+            *j = *(j - 1);
+        *j = entry;
+    }
+}
+
+// Pairs triangles across shared edges walked in opposite directions (consistent winding); of
+// several candidates the lowest-numbered free one, as the reference's sorted edge list gives.
+void link_neighbours(Work& work) {
+    std::vector<uint32_t> start(work.identity_count + 1, 0);
+    const auto low_high = [&](uint32_t t, uint32_t e) {
+        const uint32_t a = work.identity[3 * t + e], b = work.identity[3 * t + (e + 1) % 3];
+        return std::pair(std::min(a, b), std::max(a, b));
+    };
+    for (const uint32_t t : work.good)
+        for (uint32_t e = 0; e < 3; ++e)
+            ++start[low_high(t, e).first + 1];
+    for (uint32_t i = 0; i < work.identity_count; ++i)
+        start[i + 1] += start[i];
+    std::vector<EdgeEntry> entries(start.back());
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (const uint32_t t : work.good) { // in triangle order: each bucket is sorted by triangle
+        for (uint32_t e = 0; e < 3; ++e) {
+            const auto [low, high] = low_high(t, e);
+            entries[fill[low]++] = {high, t, e};
+        }
+    }
+    for (uint32_t bucket = 0; bucket < work.identity_count; ++bucket) {
+        const auto first = entries.begin() + start[bucket], last = entries.begin() + start[bucket + 1];
+        sort_by_high(first, last);
+        for (auto a = first; a != last; ++a) {
+            if (work.triangles[a->triangle].neighbour[a->edge] >= 0) continue;
+            const uint32_t from = work.identity[3 * a->triangle + a->edge];
+            const uint32_t to = work.identity[3 * a->triangle + (a->edge + 1) % 3];
+            for (auto b = a + 1; b != last && b->high == a->high; ++b) {
+                Triangle& other = work.triangles[b->triangle];
+                if (other.neighbour[b->edge] >= 0 || work.identity[3 * b->triangle + b->edge] != to ||
+                    work.identity[3 * b->triangle + (b->edge + 1) % 3] != from)
+                    continue;
+                work.triangles[a->triangle].neighbour[a->edge] = static_cast<int32_t>(b->triangle);
+                other.neighbour[b->edge] = static_cast<int32_t>(a->triangle);
+                break;
+            }
+        }
+    }
+}
+
+// Grows group g from its first triangle across the edges around its vertex (the reference's
+// AssignRecur, with an explicit stack: a fan of any size cannot overflow the call stack).
+void grow_group(Work& work, uint32_t g, std::vector<int32_t>& stack) {
+    Group& group = work.groups[g];
+    while (!stack.empty()) {
+        const uint32_t t = static_cast<uint32_t>(stack.back());
+        stack.pop_back();
+        Triangle& tri = work.triangles[t];
+        const uint32_t i = work.corner_of(t, group.identity);
+        if (i == 3 || tri.group[i] != kNone) continue;
+        if (tri.any() && tri.group[0] == kNone && tri.group[1] == kNone && tri.group[2] == kNone)
+            tri.flags =
+                static_cast<uint8_t>((tri.flags & ~kPreserving) | (group.preserving ? kPreserving : 0));
+        if (tri.preserving() != group.preserving) continue;
+        tri.group[i] = g;
+        work.members.push_back(t);
+        ++group.count;
+        for (const int32_t next : {tri.neighbour[(i + 2) % 3], tri.neighbour[i]}) // left is taken first
+            if (next >= 0) stack.push_back(next);
+    }
+}
+
+// One group per (vertex, fan of edge-connected triangles of one UV orientation).
+void build_groups(Work& work) {
+    std::vector<int32_t> stack;
+    for (const uint32_t t : work.good) {
+        for (uint32_t i = 0; i < 3; ++i) {
+            const Triangle& tri = work.triangles[t];
+            if (tri.any() || tri.group[i] != kNone) continue;
+            const uint32_t g = static_cast<uint32_t>(work.groups.size());
+            work.groups.push_back(
+                {work.identity[3 * t + i], tri.preserving(), static_cast<uint32_t>(work.members.size()), 0});
+            stack.assign(1, static_cast<int32_t>(t));
+            grow_group(work, g, stack);
+        }
+    }
+}
+
+// The angle-weighted sum of the projected face tangents of `faces` (sorted by triangle number, the
+// order the reference adds them in) at the vertex of identity `id` (the reference's EvalTspace).
+Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, uint32_t id, Vec3 n) {
+    Vec3 sum{0, 0, 0};
+    for (const uint32_t f : faces) {
+        const Triangle& tri = work.triangles[f];
+        if (tri.any()) continue;
+        const uint32_t i = work.corner_of(f, id);
+        const Vec3 os = projected(tri.os, n);
+        const Vec3 p0 = work.position(3 * f + (i + 2) % 3), p1 = work.position(3 * f + i),
+                   p2 = work.position(3 * f + (i + 1) % 3);
+        const Vec3 v1 = projected(sub(p0, p1), n), v2 = projected(sub(p2, p1), n);
+        const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
+        const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
+        sum = add(sum, scale(angle, os));
+    }
+    return normalized_if_not_zero(sum);
+}
+
+// With genTangSpaceDefault's 180-degree threshold, a group splits only where two of its faces'
+// projected directions are exactly opposite; that test is quadratic, so it is made for fans of up
+// to this many faces (larger fans, poles of very fine spheres, are taken as one).
+constexpr uint32_t kLargestPairCheck = 1024;
+
+// Buffers reused from group to group (most groups hold a handful of faces: allocating per group
+// would cost more than the arithmetic).
+struct GroupScratch {
+    std::vector<Vec3> os, ot;
+    std::vector<uint32_t> faces;
+    std::vector<std::pair<std::vector<uint32_t>, Vec3>> subgroups; // sorted faces, their tangent
+};
+
+// Whether any two faces of the group are joined by the reference's subgroup test (projected
+// directions not exactly opposite, or either face without usable UVs).
+bool group_is_whole(const Work& work, std::span<const uint32_t> members, const GroupScratch& scratch) {
+    if (members.size() > kLargestPairCheck) return true;
+    for (size_t a = 0; a < members.size(); ++a) {
+        if (work.triangles[members[a]].any()) continue;
+        for (size_t b = a + 1; b < members.size(); ++b) {
+            if (work.triangles[members[b]].any()) continue;
+            if (!(dot(scratch.os[a], scratch.os[b]) > -1.0f && dot(scratch.ot[a], scratch.ot[b]) > -1.0f))
+                return false;
+        }
+    }
+    return true;
+}
+
+void set_frame(const Work& work, const Group& group, uint32_t f, Vec3 tangent,
+               std::vector<CornerFrame>& frames) {
+    CornerFrame& frame = frames[3 * f + work.corner_of(f, group.identity)];
+    frame.tangent = Eigen::Vector3f(tangent.x, tangent.y, tangent.z);
+    frame.orientation_preserving = group.preserving;
+    frame.from_group = true;
+}
+
+void frames_of_group(const Work& work, const Group& group, GroupScratch& scratch,
+                     std::vector<CornerFrame>& frames) {
+    const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
+    const uint32_t first = members[0];
+    const Vec3 n = vec(work.points[work.corners[3 * first + work.corner_of(first, group.identity)]].normal);
+    scratch.os.resize(members.size());
+    scratch.ot.resize(members.size());
+    for (size_t k = 0; k < members.size(); ++k) {
+        scratch.os[k] = projected(work.triangles[members[k]].os, n);
+        scratch.ot[k] = projected(work.triangles[members[k]].ot, n);
+    }
+    if (group_is_whole(work, members, scratch)) { // the usual case: one frame for every member
+        scratch.faces.assign(members.begin(), members.end());
+        std::sort(scratch.faces.begin(), scratch.faces.end());
+        const Vec3 tangent = group_tangent(work, scratch.faces, group.identity, n);
+        for (const uint32_t f : members)
+            set_frame(work, group, f, tangent, frames);
+        return;
+    }
+    const auto joined = [&](size_t a, size_t b) {
+        return a == b || work.triangles[members[a]].any() || work.triangles[members[b]].any() ||
+               (dot(scratch.os[a], scratch.os[b]) > -1.0f && dot(scratch.ot[a], scratch.ot[b]) > -1.0f);
+    };
+    scratch.subgroups.clear();
+    for (size_t k = 0; k < members.size(); ++k) {
+        std::vector<uint32_t> faces;
+        for (size_t j = 0; j < members.size(); ++j)
+            if (joined(k, j)) faces.push_back(members[j]);
+        std::sort(faces.begin(), faces.end());
+        auto found = std::find_if(scratch.subgroups.begin(), scratch.subgroups.end(),
+                                  [&](const auto& s) { return s.first == faces; });
+        if (found == scratch.subgroups.end()) {
+            const Vec3 tangent = group_tangent(work, faces, group.identity, n);
+            found = scratch.subgroups.emplace(scratch.subgroups.end(), std::move(faces), tangent);
+        }
+        set_frame(work, group, members[k], found->second, frames);
+    }
+}
+
+// A corner of a degenerate triangle takes the frame of the first healthy corner of its identity.
+void frames_of_degenerate(const Work& work, std::vector<CornerFrame>& frames) {
+    if (work.good.size() == work.triangles.size()) return;
+    std::vector<uint32_t> first_good(work.identity_count, kNone);
+    for (const uint32_t t : work.good)
+        for (uint32_t i = 0; i < 3; ++i)
+            if (first_good[work.identity[3 * t + i]] == kNone)
+                first_good[work.identity[3 * t + i]] = 3 * t + i;
+    for (uint32_t t = 0; t < work.triangles.size(); ++t) {
+        if ((work.triangles[t].flags & kDegenerate) == 0) continue;
+        for (uint32_t c = 3 * t; c < 3 * t + 3; ++c)
+            if (const uint32_t source = first_good[work.identity[c]]; source != kNone)
+                frames[c] = frames[source];
+    }
+}
+
+} // namespace
+
+std::vector<CornerFrame> mikktspace_frames(std::span<const SurfacePoint> points,
+                                           std::span<const uint32_t> triangles) {
+    Work work;
+    work.points = points;
+    work.corners = triangles.first(triangles.size() - triangles.size() % 3);
+    std::vector<CornerFrame> frames(work.corners.size());
+    if (work.corners.empty()) return frames;
+    number_identities(work);
+    init_triangles(work);
+    link_neighbours(work);
+    build_groups(work);
+    GroupScratch scratch;
+    for (const Group& group : work.groups)
+        frames_of_group(work, group, scratch, frames);
+    frames_of_degenerate(work, frames);
+    return frames;
+}
+
+} // namespace assbin::converter::detail

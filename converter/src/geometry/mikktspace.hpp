@@ -1,0 +1,54 @@
+// MikkTSpace's tangent frames (rule 7), computed the way the reference mikktspace.c computes them
+// with genTangSpaceDefault, so that normal maps baked by Blender, Substance, xNormal and the glTF
+// tools shade without seams. The converter feeds it the baked triangles of each output mesh
+// (output_tangents.cpp); generate_tangents (algorithms.hpp) feeds it one mesh for the unit tests.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace assbin::converter::detail {
+
+// What MikkTSpace reads of a vertex.
+struct SurfacePoint {
+    Eigen::Vector3f position;
+    Eigen::Vector3f normal; // unit length, as MikkTSpace assumes
+    Eigen::Vector2f uv;
+};
+
+// What MikkTSpace gives one triangle corner.
+struct CornerFrame {
+    // Unit and perpendicular to the corner's normal; zero where the angle-weighted sum vanished, and
+    // NaN where the reference's arithmetic overflows too (an edge of 1e-24 passes its "not zero"
+    // test, then its squared length underflows and the division by it gives infinity).
+    Eigen::Vector3f tangent = Eigen::Vector3f::UnitX();
+    bool orientation_preserving = false; // the bitangent's sign: +1 when true
+    // False where MikkTSpace leaves its default frame (tangent +x, sign -1): corners of triangles
+    // whose UVs have no area or whose positions coincide, when no usable neighbour lends a frame.
+    bool from_group = false;
+};
+
+// The frame of every corner of `triangles` (three indices into `points` each), as
+// genTangSpaceDefault computes it: corners are identified by equal position, normal and UV;
+// triangles with two equal positions are set aside and take the frame of the first healthy corner
+// of the same identity; the others are joined across shared edges around each vertex into groups
+// of one UV orientation (a triangle without usable UVs joins the first group that reaches it), and
+// each corner's tangent is the angle-weighted sum of its group's face tangents projected onto the
+// normal. Indices must be below points.size().
+std::vector<CornerFrame> mikktspace_frames(std::span<const SurfacePoint> points,
+                                           std::span<const uint32_t> triangles);
+
+// The tangent and bitangent AEM stores for a corner of normal `normal`: MikkTSpace's tangent and
+// bitangent = sign · normal × tangent. Where MikkTSpace has no frame of its own (see CornerFrame),
+// an arbitrary frame around the normal, as for a mesh without UVs.
+struct TangentPair {
+    Eigen::Vector3f tangent;
+    Eigen::Vector3f bitangent;
+    bool operator==(const TangentPair&) const = default;
+};
+TangentPair tangent_pair(const CornerFrame& frame, const Eigen::Vector3f& normal);
+
+} // namespace assbin::converter::detail

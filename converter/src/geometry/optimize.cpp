@@ -1,0 +1,309 @@
+// Game-ready geometry (issue "welded, cache-optimised, one mesh per material"): after baking and
+// skinning, each output mesh is welded (identical 92-byte vertex records become one vertex), its
+// triangles are put in vertex-cache order and then overdraw order, and its vertices in first-use
+// order, all with meshoptimizer, the library behind gltfpack. Nothing is dropped: every triangle
+// keeps its corners and winding, only the order of triangles and the numbering of vertices change.
+#include "pipeline.hpp"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace assbin::converter::detail {
+
+// The weld compares whole records as bytes: the record must be exactly the file's 92 bytes, with
+// no padding whose contents would differ between equal vertices.
+static_assert(sizeof(aem::Vertex) == 92, "aem::Vertex must have no padding");
+static_assert(offsetof(aem::Vertex, position) == 0);
+
+namespace {
+
+constexpr unsigned kCacheSize = 16;         // the FIFO size the reported ACMR is measured with
+constexpr float kOverdrawThreshold = 1.05f; // overdraw order may cost up to 5% of cache efficiency
+constexpr unsigned kNone32 = ~0u;
+// meshopt_optimizeVertexCache (Forsyth's scores) costs, for each triangle it emits, the live
+// triangles of every vertex in its cache: about the sum of valence squared over the vertices. Below
+// this many units per index that is linear in practice (a grid: ~6 per index); above it (a fan
+// around one vertex, stacked duplicates welded into one) the mesh is ordered by
+// meshopt_optimizeVertexCacheFifo (Tipsify: linear whatever the valence, a few percent more cache
+// misses).
+constexpr uint64_t kForsythWorkPerIndex = 64;
+
+size_t vertices_transformed(std::span<const uint32_t> indices, size_t vertex_count) {
+    if (indices.empty()) return 0;
+    return meshopt_analyzeVertexCache(indices.data(), indices.size(), vertex_count, kCacheSize, 0, 0)
+        .vertices_transformed;
+}
+
+// Whether Forsyth's ordering stays linear on these triangles (see kForsythWorkPerIndex): the sum
+// of squared valences, counted without overflow and stopped as soon as it passes the bound.
+bool forsyth_order_is_linear(std::span<const uint32_t> indices, size_t vertex_count,
+                             std::vector<uint32_t>& valence) {
+    valence.assign(vertex_count, 0);
+    for (const uint32_t index : indices)
+        ++valence[index];
+    const uint64_t budget = kForsythWorkPerIndex * indices.size();
+    uint64_t work = 0;
+    for (const uint32_t d : valence) {
+        work += uint64_t{d} * d;
+        if (work > budget) return false;
+    }
+    return true;
+}
+
+size_t degenerate_triangles(std::span<const uint32_t> indices) {
+    size_t count = 0;
+    for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+        const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
+        count += (a == b) | (b == c) | (a == c);
+    }
+    return count;
+}
+
+// Welds, reorders and compacts the groups one after the other, rewriting the vertex section in
+// place: welding shrinks a group, so its output rarely reaches past its own input; where vertices
+// split for tangents make it grow, the input not yet read is moved up first (make_room).
+class GeometryOptimizer {
+  public:
+    GeometryOptimizer(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result)
+        : emitted_(emitted), options_(options), result_(result) {}
+
+    void run(const std::vector<MeshGroup>& groups) {
+        aem::Model& model = result_.model;
+        std::vector<aem::Mesh> meshes;
+        meshes.reserve(groups.size());
+        for (const MeshGroup& group : groups) {
+            optimize_group(group);
+            meshes.push_back({group.first_index, group.index_count, group.material});
+        }
+        model.meshes = std::move(meshes);
+        model.vertices.resize(written_);
+        if (options_.record_vertex_origins) result_.vertex_origins.resize(written_);
+    }
+
+  private:
+    void optimize_group(const MeshGroup& group) {
+        aem::Model& model = result_.model;
+        const uint32_t first = group.first_vertex + static_cast<uint32_t>(shift_);
+        const std::span<const aem::Vertex> source(model.vertices.data() + first, group.vertex_count);
+        const std::span<uint32_t> indices(model.indices.data() + group.first_index, group.index_count);
+        local_.resize(group.index_count);
+        for (size_t i = 0; i < indices.size(); ++i)
+            local_[i] = indices[i] - group.first_vertex;
+        result_.stats.source_vertices_transformed += vertices_transformed(local_, source.size());
+
+        size_t unique = weld(source, first);
+        ordered_linearly_ = false;
+        order_triangles(unique);
+        // Frames on the final triangle order, which they depend on in a few places. Where vertices
+        // split, the triangles are ordered again with the copies (so the cache order counts them),
+        // and the frames are written again on that order.
+        if (mark_wanted_tangents(group, unique)) {
+            const size_t with_copies = add_tangent_frames(unique);
+            if (with_copies > unique) {
+                order_triangles(with_copies);
+                wanted_.resize(with_copies, 1);
+                unique = reweld(add_tangent_frames(with_copies));
+            } else {
+                unique = with_copies;
+            }
+        }
+        make_room(first + group.vertex_count, unique);
+        order_vertices(unique);
+        for (size_t i = 0; i < indices.size(); ++i)
+            indices[i] = local_[i] + static_cast<uint32_t>(written_);
+        result_.stats.vertices_transformed += vertices_transformed(local_, unique);
+        result_.stats.degenerate_triangles += degenerate_triangles(local_);
+        result_.stats.meshes_ordered_linearly += ordered_linearly_;
+        written_ += unique;
+    }
+
+    // Identical records become one vertex (numbered in order of first use); the welded vertices go
+    // to `welded_`, their origins to `welded_origins_`.
+    size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex) {
+        remap_.resize(source.size());
+        const size_t unique = meshopt_generateVertexRemap(remap_.data(), local_.data(), local_.size(),
+                                                          source.data(), source.size(), sizeof(aem::Vertex));
+        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        welded_.resize(unique);
+        meshopt_remapVertexBuffer(welded_.data(), source.data(), source.size(), sizeof(aem::Vertex),
+                                  remap_.data());
+        if (options_.record_vertex_origins) {
+            // A welded vertex keeps the origin of its first source vertex (all of them pose alike:
+            // their records, bones and weights included, are the same).
+            welded_origins_.assign(unique, VertexOrigin{});
+            for (size_t v = source.size(); v-- > 0;) {
+                if (remap_[v] != kNone32)
+                    welded_origins_[remap_[v]] = result_.vertex_origins[first_vertex + v];
+            }
+        }
+        return unique;
+    }
+
+    // Marks the welded vertices of the group's meshes marked tangents_missing; false when none is.
+    bool mark_wanted_tangents(const MeshGroup& group, size_t unique) {
+        wanted_.assign(unique, 0);
+        bool any = false;
+        for (uint32_t m = group.first_mesh; m < group.first_mesh + group.mesh_count; ++m) {
+            if (!emitted_.tangents_missing[m]) continue;
+            any = true;
+            const VertexRange range = emitted_.mesh_vertices[m];
+            for (uint32_t v = range.first - group.first_vertex;
+                 v < range.first - group.first_vertex + range.count; ++v)
+                if (remap_[v] != kNone32) wanted_[remap_[v]] = 1;
+        }
+        return any;
+    }
+
+    // MikkTSpace's frames for the marked vertices, on the triangles in their present order (the
+    // frames depend on it in a few places, so this runs once the order is final); returns the
+    // vertex count with the split copies. Welding took the wanted vertices without tangents.
+    size_t add_tangent_frames(size_t count) {
+        welded_.resize(count);
+        if (options_.record_vertex_origins) welded_origins_.resize(count);
+        const std::vector<uint32_t> copies = write_tangent_frames(welded_, local_, wanted_, true);
+        if (options_.record_vertex_origins) {
+            for (const uint32_t source : copies)
+                welded_origins_.push_back(welded_origins_[source]);
+        }
+        result_.stats.vertices_split_for_tangents += copies.size();
+        // In a group that also holds stored tangents, a generated frame can make a vertex equal to
+        // one that kept its stored frame: weld those.
+        if (std::find(wanted_.begin(), wanted_.end(), 0) != wanted_.end()) return reweld(welded_.size());
+        return welded_.size();
+    }
+
+    size_t reweld(size_t count) {
+        remap_.resize(count);
+        const size_t unique = meshopt_generateVertexRemap(remap_.data(), local_.data(), local_.size(),
+                                                          welded_.data(), count, sizeof(aem::Vertex));
+        if (unique == count) return count;
+        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        std::vector<aem::Vertex> kept(unique);
+        meshopt_remapVertexBuffer(kept.data(), welded_.data(), count, sizeof(aem::Vertex), remap_.data());
+        welded_ = std::move(kept);
+        if (options_.record_vertex_origins) {
+            std::vector<VertexOrigin> origins(unique);
+            for (size_t v = count; v-- > 0;)
+                if (remap_[v] != kNone32) origins[remap_[v]] = welded_origins_[v];
+            welded_origins_ = std::move(origins);
+        }
+        return unique;
+    }
+
+    // The group's output goes to [written_, written_ + count); the input not yet read starts at
+    // `unread`. Where the output would reach it, that input moves up (rare: only split vertices
+    // make a group grow).
+    void make_room(size_t unread, size_t count) {
+        if (written_ + count <= unread) return;
+        const size_t grow = written_ + count - unread;
+        aem::Model& model = result_.model;
+        model.vertices.insert(model.vertices.begin() + static_cast<std::ptrdiff_t>(unread), grow,
+                              aem::Vertex{});
+        if (options_.record_vertex_origins) {
+            result_.vertex_origins.insert(
+                result_.vertex_origins.begin() + static_cast<std::ptrdiff_t>(unread), grow, VertexOrigin{});
+        }
+        shift_ += grow;
+    }
+
+    void order_triangles(size_t vertex_count) {
+        if (local_.empty()) return;
+        scratch_.resize(local_.size());
+        if (forsyth_order_is_linear(local_, vertex_count, valence_)) {
+            meshopt_optimizeVertexCache(scratch_.data(), local_.data(), local_.size(), vertex_count);
+        } else {
+            meshopt_optimizeVertexCacheFifo(scratch_.data(), local_.data(), local_.size(), vertex_count,
+                                            kCacheSize);
+            ordered_linearly_ = true;
+        }
+        const std::vector<float> positions = unit_cube_positions(std::span(welded_.data(), vertex_count));
+        meshopt_optimizeOverdraw(local_.data(), scratch_.data(), scratch_.size(), positions.data(),
+                                 vertex_count, 3 * sizeof(float), kOverdrawThreshold);
+    }
+
+    // Vertices in first-use order, written to their final place in the vertex section.
+    void order_vertices(size_t vertex_count) {
+        remap_.resize(vertex_count);
+        meshopt_optimizeVertexFetchRemap(remap_.data(), local_.data(), local_.size(), vertex_count);
+        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        aem::Vertex* out = result_.model.vertices.data() + written_;
+        meshopt_remapVertexBuffer(out, welded_.data(), vertex_count, sizeof(aem::Vertex), remap_.data());
+        if (options_.record_vertex_origins) {
+            for (size_t v = 0; v < vertex_count; ++v) {
+                if (remap_[v] != kNone32) result_.vertex_origins[written_ + remap_[v]] = welded_origins_[v];
+            }
+        }
+    }
+
+    const EmitResult& emitted_;
+    const ConvertOptions& options_;
+    ConvertResult& result_;
+    size_t written_ = 0; // vertices of the optimised groups so far
+    size_t shift_ = 0;   // how far make_room moved the input not yet read
+    std::vector<uint8_t> wanted_;
+    std::vector<uint32_t> local_, scratch_, remap_, valence_;
+    bool ordered_linearly_ = false; // the group being optimised took the Tipsify order
+    std::vector<aem::Vertex> welded_;
+    std::vector<VertexOrigin> welded_origins_;
+};
+
+} // namespace
+
+std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::vector<VertexRange>& ranges,
+                                          bool merge) {
+    std::vector<MeshGroup> groups;
+    for (uint32_t m = 0; m < model.meshes.size(); ++m) {
+        const aem::Mesh& mesh = model.meshes[m];
+        if (merge && !groups.empty() && groups.back().material == mesh.material) {
+            ++groups.back().mesh_count;
+            groups.back().vertex_count += ranges[m].count;
+            groups.back().index_count += mesh.index_count;
+            continue;
+        }
+        groups.push_back(
+            {mesh.material, m, 1, ranges[m].first, ranges[m].count, mesh.first_index, mesh.index_count});
+    }
+    return groups;
+}
+
+void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result,
+                       Report& report) {
+    const std::vector<VertexRange>& mesh_vertices = emitted.mesh_vertices;
+    ConvertStats& stats = result.stats;
+    stats.source_vertices = result.model.vertices.size();
+    stats.source_meshes = result.model.meshes.size();
+    if (!options.optimize) {
+        std::vector<uint32_t> local;
+        for (size_t m = 0; m < result.model.meshes.size(); ++m) {
+            const aem::Mesh& mesh = result.model.meshes[m];
+            local.assign(result.model.indices.begin() + mesh.first_index,
+                         result.model.indices.begin() + mesh.first_index + mesh.index_count);
+            for (uint32_t& index : local)
+                index -= mesh_vertices[m].first;
+            stats.source_vertices_transformed += vertices_transformed(local, mesh_vertices[m].count);
+        }
+        stats.vertices_transformed = stats.source_vertices_transformed;
+        return;
+    }
+    GeometryOptimizer(emitted, options, result)
+        .run(output_mesh_groups(result.model, mesh_vertices, !options.keep_meshes));
+    if (stats.meshes_ordered_linearly > 0) {
+        report.warn(std::to_string(stats.meshes_ordered_linearly) +
+                    (stats.meshes_ordered_linearly == 1 ? " mesh has" : " meshes have") +
+                    " vertices shared by so many triangles (a fan, stacked copies) that " +
+                    (stats.meshes_ordered_linearly == 1 ? "its" : "their") +
+                    " triangles were put in Tipsify's vertex-cache order, which takes linear time, "
+                    "instead of Forsyth's, which would take quadratic time there");
+    }
+    if (stats.degenerate_triangles > 0) {
+        report.warn(std::to_string(stats.degenerate_triangles) +
+                    " triangles have two corners on one vertex (zero area); they are kept as they are");
+    }
+}
+
+} // namespace assbin::converter::detail

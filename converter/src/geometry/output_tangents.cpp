@@ -1,0 +1,150 @@
+// Rule 7 over the converter's own output: tangents must equal what MikkTSpace's genTangSpaceDefault
+// gives for the baked triangles, positions, normals and UVs of each output mesh as written. MikkTSpace
+// joins corners by value and, in a few places, depends on the order of the triangles (which group
+// reaches a triangle without usable UVs first; which healthy corner lends its frame to a degenerate
+// one), so it runs on each output mesh in its final triangle order: optimize_geometry calls
+// write_tangent_frames once a group's triangles are ordered; without optimisation,
+// generate_baked_tangents runs it on the meshes in source order.
+#include "geometry/mikktspace.hpp"
+#include "pipeline.hpp"
+
+namespace assbin::converter::detail {
+
+namespace {
+
+constexpr uint32_t kNoCopy = ~0u;
+
+// The frames given to the vertices: the first corner to reach a vertex sets it; a corner whose frame
+// matches none of the vertex's copies gets a new copy, appended.
+class FrameWriter {
+  public:
+    FrameWriter(std::vector<aem::Vertex>& vertices, bool positive_zeros)
+        : vertices_(vertices), positive_zeros_(positive_zeros), assigned_(vertices.size(), 0),
+          next_copy_(vertices.size(), kNoCopy) {}
+
+    void write(uint32_t& index, const CornerFrame& frame) {
+        const uint32_t v = index;
+        TangentPair value = tangent_pair(frame, vertices_[v].normal);
+        if (positive_zeros_) { // one bit pattern per value for the weld, as emit_geometry does
+            value.tangent.array() += 0.0f;
+            value.bitangent.array() += 0.0f;
+        }
+        if (!assigned_[v]) {
+            assigned_[v] = 1;
+            set(v, value);
+            return;
+        }
+        uint32_t at = v;
+        while (!(value_of(at) == value) && next_copy_[at] != kNoCopy)
+            at = next_copy_[at];
+        if (!(value_of(at) == value)) {
+            const uint32_t copy = static_cast<uint32_t>(vertices_.size());
+            vertices_.push_back(vertices_[v]);
+            copy_sources_.push_back(v);
+            next_copy_.push_back(kNoCopy);
+            next_copy_[at] = copy;
+            set(copy, value);
+            at = copy;
+        }
+        index = at;
+    }
+
+    std::vector<uint32_t> take_copy_sources() { return std::move(copy_sources_); }
+
+  private:
+    TangentPair value_of(uint32_t v) const { return {vertices_[v].tangent, vertices_[v].bitangent}; }
+    void set(uint32_t v, const TangentPair& value) {
+        vertices_[v].tangent = value.tangent;
+        vertices_[v].bitangent = value.bitangent;
+    }
+
+    std::vector<aem::Vertex>& vertices_;
+    bool positive_zeros_;
+    std::vector<uint8_t> assigned_;
+    std::vector<uint32_t> next_copy_;
+    std::vector<uint32_t> copy_sources_;
+};
+
+template <class T>
+void permute(std::vector<T>& values, const std::vector<uint32_t>& new_index) {
+    std::vector<T> placed(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+        placed[new_index[i]] = std::move(values[i]);
+    values = std::move(placed);
+}
+
+} // namespace
+
+std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
+                                           std::span<const uint8_t> wanted, bool positive_zeros) {
+    std::vector<uint32_t> taken; // the positions in `triangles` of the wanted triangles' corners
+    for (uint32_t i = 0; i + 2 < triangles.size(); i += 3) {
+        if (wanted[triangles[i]]) taken.insert(taken.end(), {i, i + 1, i + 2});
+    }
+    if (taken.empty()) return {};
+    std::vector<SurfacePoint> points(vertices.size());
+    for (size_t v = 0; v < vertices.size(); ++v)
+        points[v] = {vertices[v].position, vertices[v].normal, vertices[v].uv};
+    std::vector<uint32_t> corners(taken.size());
+    for (size_t c = 0; c < taken.size(); ++c)
+        corners[c] = triangles[taken[c]];
+    const std::vector<CornerFrame> frames = mikktspace_frames(points, corners);
+    FrameWriter writer(vertices, positive_zeros);
+    for (size_t c = 0; c < taken.size(); ++c)
+        writer.write(triangles[taken[c]], frames[c]);
+    return writer.take_copy_sources();
+}
+
+// Without optimisation every emitted mesh is an output mesh, in source order. Each is handed to
+// write_tangent_frames with its own vertices; the copies of split vertices are then placed right
+// after their mesh's vertices, and the indices, ranges and origins follow.
+void generate_baked_tangents(EmitResult& emitted, const ConvertOptions& options, ConvertResult& result) {
+    aem::Model& model = result.model;
+    std::vector<std::vector<aem::Vertex>> copies(model.meshes.size());
+    std::vector<std::vector<uint32_t>> copy_sources(model.meshes.size());
+    size_t total_copies = 0;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        if (!emitted.tangents_missing[m]) continue;
+        const VertexRange range = emitted.mesh_vertices[m];
+        const aem::Mesh& mesh = model.meshes[m];
+        std::vector<aem::Vertex> vertices(model.vertices.begin() + range.first,
+                                          model.vertices.begin() + range.first + range.count);
+        const std::span<uint32_t> indices(model.indices.data() + mesh.first_index, mesh.index_count);
+        for (uint32_t& index : indices)
+            index -= range.first;
+        const std::vector<uint8_t> wanted(vertices.size(), 1);
+        copy_sources[m] = write_tangent_frames(vertices, indices, wanted, false);
+        std::copy(vertices.begin(), vertices.begin() + range.count, model.vertices.begin() + range.first);
+        copies[m].assign(vertices.begin() + range.count, vertices.end());
+        for (uint32_t& index : indices) // copies are numbered past the end of the vertex section for now
+            index = index < range.count
+                        ? index + range.first
+                        : static_cast<uint32_t>(model.vertices.size() + total_copies + index - range.count);
+        total_copies += copies[m].size();
+    }
+    result.stats.vertices_split_for_tangents = total_copies;
+    if (total_copies == 0) return;
+    const size_t original_count = model.vertices.size();
+    std::vector<uint32_t> new_index(original_count + total_copies);
+    uint32_t next = 0;
+    size_t copy = original_count;
+    for (size_t m = 0; m < model.meshes.size(); ++m) {
+        VertexRange& range = emitted.mesh_vertices[m];
+        for (uint32_t v = range.first; v < range.first + range.count; ++v)
+            new_index[v] = next++;
+        for (size_t j = 0; j < copies[m].size(); ++j) {
+            model.vertices.push_back(copies[m][j]);
+            if (options.record_vertex_origins)
+                result.vertex_origins.push_back(result.vertex_origins[range.first + copy_sources[m][j]]);
+            new_index[copy++] = next++;
+        }
+        range.first = new_index[range.first];
+        range.count += static_cast<uint32_t>(copies[m].size());
+    }
+    permute(model.vertices, new_index);
+    if (options.record_vertex_origins) permute(result.vertex_origins, new_index);
+    for (uint32_t& index : model.indices)
+        index = new_index[index];
+}
+
+} // namespace assbin::converter::detail

@@ -1,0 +1,285 @@
+// Rule 6 per mesh: faces become triangles (triangles pass through, polygons are ear-clipped by
+// ear_clipping.cpp, points, lines and broken faces are dropped and counted); then the vertices the
+// triangles use are gathered (in source order) with the attributes AEM keeps.
+#include "pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace assbin::converter {
+
+namespace detail {
+
+namespace {
+
+struct FaceTally {
+    size_t empty = 0, points = 0, lines = 0, out_of_range = 0, non_finite = 0, polygons = 0, fanned = 0;
+};
+
+bool finite(const Eigen::Vector3f& v) {
+    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
+
+// The common case, checked in bulk: every face a triangle over in-range, finite corners. Sets
+// `all_used` when the triangles use every vertex.
+bool plain_triangles(const assbin::Mesh& mesh, std::span<const Eigen::Vector3f> positions, bool& all_used) {
+    const std::vector<uint32_t>& offsets = mesh.faces.offsets;
+    if (mesh.faces.indices.size() != 3 * mesh.faces.size()) return false;
+    for (size_t f = 0; f < offsets.size(); ++f) {
+        if (offsets[f] != 3 * f) return false;
+    }
+    const size_t vertex_count = positions.size();
+    std::vector<uint8_t> used(vertex_count, 0);
+    for (const uint32_t i : mesh.faces.indices) {
+        if (i >= vertex_count) return false;
+        used[i] = 1;
+    }
+    for (const Eigen::Vector3f& p : positions) {
+        if (!finite(p)) return false; // the careful path drops only the faces that use it
+    }
+    all_used = std::find(used.begin(), used.end(), uint8_t{0}) == used.end();
+    return true;
+}
+
+// Triangles over source vertex indices.
+std::vector<uint32_t> triangles_of(const assbin::Mesh& mesh, std::span<const Eigen::Vector3f> positions,
+                                   FaceTally& tally) {
+    std::vector<uint32_t> triangles;
+    triangles.reserve(mesh.faces.indices.size());
+    std::vector<Eigen::Vector3f> corners;
+    const size_t vertex_count = positions.size();
+    // Ear clipping is quadratic in a polygon's corners: the mesh's budget is linear in its size.
+    uint64_t work_budget = (uint64_t{1} << 24) + 64 * uint64_t{mesh.faces.indices.size()};
+    for (size_t f = 0; f < mesh.faces.size(); ++f) {
+        const std::span<const uint32_t> face = mesh.faces.face(f);
+        if (face.size() < 3) {
+            (face.empty() ? tally.empty : face.size() == 1 ? tally.points : tally.lines) += 1;
+            continue;
+        }
+        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return i >= vertex_count; })) {
+            ++tally.out_of_range;
+            continue;
+        }
+        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return !finite(positions[i]); })) {
+            ++tally.non_finite;
+            continue;
+        }
+        if (face.size() == 3) {
+            triangles.insert(triangles.end(), face.begin(), face.end());
+            continue;
+        }
+        ++tally.polygons;
+        corners.clear();
+        for (const uint32_t i : face)
+            corners.push_back(positions[i]);
+        if (face.size() == 4) {
+            const auto [a, b] = split_quad(corners);
+            for (const uint32_t corner : a)
+                triangles.push_back(face[corner]);
+            for (const uint32_t corner : b)
+                triangles.push_back(face[corner]);
+            continue;
+        }
+        bool fanned = false;
+        for (const auto& triangle : triangulate_polygon(corners, &work_budget, &fanned)) {
+            for (const uint32_t corner : triangle)
+                triangles.push_back(face[corner]);
+        }
+        if (fanned) ++tally.fanned;
+    }
+    return triangles;
+}
+
+void report_tally(const FaceTally& tally, uint32_t mesh_index, Report& report, ConvertStats& stats) {
+    stats.points_dropped += tally.points;
+    stats.lines_dropped += tally.lines;
+    stats.faces_out_of_range += tally.out_of_range;
+    stats.empty_faces += tally.empty;
+    stats.faces_non_finite += tally.non_finite;
+    stats.polygons_triangulated += tally.polygons;
+    const auto say = [&](size_t count, const char* one, const char* many, const char* why) {
+        if (count > 0) {
+            report.warn(mesh_label(mesh_index) + ": " + std::to_string(count) + " " +
+                        (count == 1 ? one : many) + " dropped" + why);
+        }
+    };
+    say(tally.points, "point", "points", " (AEM draws triangles only)");
+    say(tally.lines, "line", "lines", " (AEM draws triangles only)");
+    say(tally.empty, "face", "faces", ": no indices");
+    say(tally.out_of_range, "face", "faces", ": an index is not below the vertex count");
+    say(tally.non_finite, "face", "faces", ": a corner's position is not a finite number");
+    if (tally.fanned > 0) {
+        report.warn(mesh_label(mesh_index) + ": " + std::to_string(tally.fanned) +
+                    (tally.fanned == 1 ? " polygon" : " polygons") +
+                    " too large to ear-clip within the mesh's work budget fanned from a corner");
+    }
+}
+
+// The used vertices' values; `used` empty means every vertex, in order.
+template <class T>
+void gather(const std::vector<T>& from, const std::vector<uint32_t>& used, std::vector<T>& to) {
+    if (used.empty()) {
+        to = from;
+        return;
+    }
+    to.resize(used.size());
+    for (size_t v = 0; v < used.size(); ++v)
+        to[v] = from[used[v]];
+}
+
+// Replaces NaN and infinite components by zero; returns how many vectors it touched.
+template <class V>
+size_t zero_non_finite(std::vector<V>& values) {
+    size_t touched = 0;
+    for (V& value : values) {
+        if (!value.allFinite()) {
+            value = V::Zero();
+            ++touched;
+        }
+    }
+    return touched;
+}
+
+bool has_values(const std::optional<assbin::VertexStream<assbin::Vec3>>& stream, size_t count) {
+    return stream && stream->values.size() == count;
+}
+
+// The chosen UV channel when it has one UV per vertex, else nullptr.
+const assbin::UvChannel* uv_channel(const assbin::Mesh& mesh, const ConvertOptions& options) {
+    if (options.uv_channel >= mesh.uv_channels.size()) return nullptr;
+    const assbin::UvChannel& channel = mesh.uv_channels[options.uv_channel];
+    return mesh.positions && channel.values.size() == mesh.positions->values.size() ? &channel : nullptr;
+}
+
+void gather_uvs(const assbin::UvChannel& channel, const std::vector<uint32_t>& used, TriangleMesh& out) {
+    const size_t count = used.empty() ? channel.values.size() : used.size();
+    out.uvs.resize(count);
+    const bool one_component = channel.component_count == 1;
+    for (size_t v = 0; v < count; ++v) {
+        const Eigen::Vector3f& uv = channel.values[used.empty() ? v : used[v]];
+        out.uvs[v] = Eigen::Vector2f(uv.x(), one_component ? 0.0f : uv.y());
+    }
+}
+
+// Whether the dump's own arrays can be baked as they are: every attribute AEM needs is present
+// (UVs only if the chosen channel exists). Baking zeroes NaN and infinity on the way.
+bool readable_in_place(const assbin::Mesh& mesh, const ConvertOptions& options) {
+    const size_t count = mesh.positions->values.size();
+    if (!has_values(mesh.normals, count) || !has_values(mesh.tangents, count) ||
+        !has_values(mesh.bitangents, count))
+        return false;
+    return options.uv_channel >= mesh.uv_channels.size() || uv_channel(mesh, options);
+}
+
+// Renumbers `triangles` to the vertices they use, in source order; returns those vertices, or an
+// empty list when they are all of them (the usual case: nothing is renumbered).
+std::vector<uint32_t> used_vertices(size_t vertex_count, std::vector<uint32_t>& triangles) {
+    std::vector<uint32_t> remap(vertex_count, 0);
+    for (const uint32_t i : triangles)
+        remap[i] = 1;
+    std::vector<uint32_t> used;
+    if (std::find(remap.begin(), remap.end(), 0u) == remap.end()) return used;
+    for (uint32_t v = 0; v < vertex_count; ++v) {
+        if (remap[v]) {
+            remap[v] = static_cast<uint32_t>(used.size());
+            used.push_back(v);
+        }
+    }
+    for (uint32_t& i : triangles)
+        i = remap[i];
+    return used;
+}
+
+// Copies the used vertices' attributes (NaN and infinity zeroed, and reported).
+void copy_vertices(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
+                   const std::vector<uint32_t>& used, TriangleMesh& out, Report& report) {
+    const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
+    if (used.empty()) {
+        out.source_vertex.resize(positions.size());
+        for (uint32_t v = 0; v < positions.size(); ++v)
+            out.source_vertex[v] = v;
+    } else {
+        out.source_vertex = used;
+    }
+    gather(positions, used, out.positions);
+    size_t repaired = 0;
+    if (has_values(mesh.normals, positions.size())) {
+        gather(mesh.normals->values, used, out.normals);
+        repaired += zero_non_finite(out.normals);
+    }
+    if (has_values(mesh.tangents, positions.size()) && has_values(mesh.bitangents, positions.size())) {
+        gather(mesh.tangents->values, used, out.tangents);
+        gather(mesh.bitangents->values, used, out.bitangents);
+        repaired += zero_non_finite(out.tangents) + zero_non_finite(out.bitangents);
+    }
+    if (const assbin::UvChannel* uvs = uv_channel(mesh, options)) {
+        gather_uvs(*uvs, used, out);
+    } else if (options.uv_channel < mesh.uv_channels.size()) {
+        report.warn(mesh_label(mesh_index) + ": UV channel " + std::to_string(options.uv_channel) +
+                    " does not hold one UV per vertex; it is not used");
+    }
+    repaired += zero_non_finite(out.uvs);
+    if (repaired > 0) {
+        report.warn(mesh_label(mesh_index) + ": " + std::to_string(repaired) +
+                    " normals, tangents or UVs held NaN or infinity and were set to zero");
+    }
+}
+
+} // namespace
+
+PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
+                              Report& report, ConvertStats& stats) {
+    PreparedMesh out;
+    if (!mesh.positions || mesh.positions->values.empty()) {
+        if (mesh.faces.size() > 0) report.warn(mesh_label(mesh_index) + " has faces but no vertex positions");
+        return out;
+    }
+    const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
+    bool all_used = false;
+    if (plain_triangles(mesh, positions, all_used) && all_used && readable_in_place(mesh, options)) {
+        out.in_place = true; // nothing to renumber, drop or generate: read the dump's arrays
+        out.source_triangles = &mesh.faces.indices;
+        return out;
+    }
+    FaceTally tally;
+    std::vector<uint32_t> triangles = triangles_of(mesh, positions, tally);
+    report_tally(tally, mesh_index, report, stats);
+    if (triangles.empty()) return out;
+
+    const std::vector<uint32_t> used = used_vertices(positions.size(), triangles);
+    out.mesh.triangles = std::move(triangles);
+    out.in_place = used.empty() && readable_in_place(mesh, options);
+    if (!out.in_place) copy_vertices(mesh, mesh_index, options, used, out.mesh, report);
+    return out;
+}
+
+VertexView view_of(const PreparedMesh& prepared, const assbin::Mesh& source, const ConvertOptions& options) {
+    VertexView view;
+    if (prepared.in_place) {
+        view.count = source.positions->values.size();
+        view.positions = source.positions->values.data();
+        view.normals = source.normals->values.data();
+        view.tangents = source.tangents->values.data();
+        view.bitangents = source.bitangents->values.data();
+        if (const assbin::UvChannel* uvs = uv_channel(source, options)) {
+            view.source_uvs = uvs->values.data();
+            view.one_component_uvs = uvs->component_count == 1;
+        }
+        return view;
+    }
+    const TriangleMesh& mesh = prepared.mesh;
+    view.count = mesh.vertex_count();
+    view.positions = mesh.positions.data();
+    view.normals = mesh.normals.data();
+    view.tangents = prepared.tangents_after_baking ? nullptr : mesh.tangents.data();
+    view.bitangents = prepared.tangents_after_baking ? nullptr : mesh.bitangents.data();
+    view.uvs = mesh.uvs.empty() ? nullptr : mesh.uvs.data();
+    view.source_vertex = mesh.source_vertex.data();
+    return view;
+}
+
+} // namespace detail
+
+} // namespace assbin::converter

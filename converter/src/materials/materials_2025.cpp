@@ -1,0 +1,264 @@
+// The 2025 layout's materials: every material gets a base colour (RGBA, alpha = opacity), a
+// normal map (RG) and a PBR texture (roughness, occlusion, metalness, emissive in R, G, B, A), from
+// its images where it names them and from its factors otherwise, each with a full MIP chain;
+// identical textures are stored once.
+#include "materials/textures_2025.hpp"
+#include "run_tasks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <thread>
+
+namespace assbin::converter::detail {
+
+namespace {
+
+// A texture about to be stored: its level 0 and how its chain is built.
+struct PendingTexture {
+    Pixels level0;
+    bool srgb = false;
+    bool bc5 = false;
+    uint32_t wrap_x = aem::kWrapRepeat, wrap_y = aem::kWrapRepeat;
+    std::vector<uint8_t> chain; // filled in parallel
+};
+
+uint8_t unit_byte(double value) {
+    return static_cast<uint8_t>(
+        std::lround(std::clamp(std::isfinite(value) ? value : 0.0, 0.0, 1.0) * 255.0));
+}
+
+uint8_t srgb_byte(double linear) {
+    const double c = std::clamp(std::isfinite(linear) ? linear : 0.0, 0.0, 1.0);
+    return unit_byte(c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055);
+}
+
+std::vector<double> factor(const assbin::Material& material, std::string_view key,
+                           std::vector<double> otherwise) {
+    const assbin::MaterialProperty* property = material.find(key);
+    if (!property) return otherwise;
+    std::vector<double> values = property->numbers();
+    if (values.size() < otherwise.size()) return otherwise;
+    values.resize(otherwise.size());
+    return values;
+}
+
+Pixels one_texel(std::vector<uint8_t> texel) {
+    return Pixels{1, 1, static_cast<uint32_t>(texel.size()), std::move(texel)};
+}
+
+// aiTextureMapMode (0 wrap, 1 clamp, 2 decal, 3 mirror) -> AEM (0 repeat, 1 mirrored, 2 clamp).
+uint32_t wrap_mode(const assbin::Material& material, std::string_view key, uint32_t type) {
+    const assbin::MaterialProperty* property = material.find(key, type, 0);
+    const std::vector<int32_t> mode = property ? property->integers() : std::vector<int32_t>{};
+    if (mode.empty()) return aem::kWrapRepeat;
+    return mode[0] == 3                   ? aem::kWrapMirroredRepeat
+           : mode[0] == 1 || mode[0] == 2 ? aem::kWrapClampToEdge
+                                          : aem::kWrapRepeat;
+}
+
+class MaterialBuilder {
+  public:
+    MaterialBuilder(const assbin::Scene& scene, const ConvertOptions& options, Report& report)
+        : scene_(scene), options_(options), sources_(scene, options, report) {}
+
+    aem::Material build(size_t m) {
+        const assbin::Material& source = scene_.materials[m];
+        label_ = material_label(scene_, m);
+        std::vector<double> base = factor(source, "$clr.base", {-1, -1, -1, -1});
+        if (base[0] < 0) base = factor(source, "$clr.diffuse", {1, 1, 1});
+        base.resize(4, 1.0);
+        base[3] = factor(source, "$mat.opacity", {base[3]})[0];
+        aem::Material material;
+        bool see_through = unit_byte(base[3]) < 255 || is_blended(source);
+        material.base_color_texture = add(base_colour(source, base, see_through));
+        material.normal_texture = add(normal_map(source));
+        material.orm_texture = add(pbr(source));
+        material.type = see_through ? aem::kMaterialTransparent : aem::kMaterialOpaque;
+        return material;
+    }
+
+    std::vector<PendingTexture>& pending() { return pending_; }
+
+  private:
+    static bool is_blended(const assbin::Material& source) {
+        const assbin::MaterialProperty* mode = source.find("$mat.gltf.alphaMode");
+        const std::optional<std::string> text = mode ? mode->string_value() : std::nullopt;
+        return text && (*text == "BLEND" || *text == "MASK");
+    }
+
+    const Pixels* image(const assbin::Material& source, uint32_t preferred, uint32_t fallback) {
+        const std::optional<std::string> path = first_of(source, preferred, fallback);
+        return path ? sources_.rgba(*path, label_) : nullptr;
+    }
+
+    PendingTexture base_colour(const assbin::Material& source, const std::vector<double>& base,
+                               bool& see_through) {
+        PendingTexture texture;
+        texture.srgb = true;
+        const uint32_t type = first_of(source, kBaseColor, kBaseColor) ? kBaseColor : kDiffuse;
+        texture.wrap_x = wrap_mode(source, "$tex.mapmodeu", type);
+        texture.wrap_y = wrap_mode(source, "$tex.mapmodev", type);
+        if (const Pixels* pixels = image(source, kBaseColor, kDiffuse)) {
+            texture.level0 = *pixels;
+            for (size_t i = 3; i < texture.level0.data.size(); i += 4) {
+                texture.level0.data[i] = unit_byte(texture.level0.data[i] / 255.0 * base[3]);
+                see_through = see_through || texture.level0.data[i] < 255;
+            }
+        } else {
+            texture.level0 =
+                one_texel({srgb_byte(base[0]), srgb_byte(base[1]), srgb_byte(base[2]), unit_byte(base[3])});
+        }
+        return texture;
+    }
+
+    // x and y of the tangent-space normal; y is negated (G' = 255 - G) because the 2025 layout's
+    // bitangent follows the flipped v: the same world normal in the flipped frame.
+    PendingTexture normal_map(const assbin::Material& source) {
+        PendingTexture texture;
+        texture.bc5 = options_.compress_normal_maps;
+        const Pixels* pixels = image(source, kNormals, kNormalCamera);
+        if (!pixels) {
+            texture.level0 = one_texel({128, 128});
+            return texture;
+        }
+        texture.level0 = Pixels{pixels->width, pixels->height, 2, {}};
+        texture.level0.data.resize(size_t{pixels->width} * pixels->height * 2);
+        for (size_t i = 0; i < size_t{pixels->width} * pixels->height; ++i) {
+            texture.level0.data[2 * i] = pixels->data[4 * i];
+            texture.level0.data[2 * i + 1] = static_cast<uint8_t>(255 - pixels->data[4 * i + 1]);
+        }
+        return texture;
+    }
+
+    PendingTexture pbr(const assbin::Material& source);
+
+    const assbin::Scene& scene_;
+    const ConvertOptions& options_;
+    TextureSources sources_;
+    std::string label_;
+    std::vector<PendingTexture> pending_;
+
+    int32_t add(PendingTexture texture) {
+        pending_.push_back(std::move(texture));
+        return static_cast<int32_t>(pending_.size() - 1);
+    }
+};
+
+// Roughness, occlusion, metalness, emissive: each from an image channel where the material has one
+// (glTF's metallic-roughness file: roughness in G, metalness in B), else from its factor.
+PendingTexture MaterialBuilder::pbr(const assbin::Material& source) {
+    const uint8_t roughness = unit_byte(factor(source, "$mat.roughnessFactor", {1})[0]);
+    const uint8_t metalness = unit_byte(factor(source, "$mat.metallicFactor", {0})[0]);
+    const std::vector<double> glow = factor(source, "$clr.emissive", {0, 0, 0});
+    const uint8_t emissive = unit_byte(*std::max_element(glow.begin(), glow.end()));
+    const std::optional<std::string> rough_path = texture_path(source, kDiffuseRoughness);
+    const bool packed = rough_path && rough_path == texture_path(source, kMetalness);
+    struct Channel {
+        const Pixels* image;
+        uint32_t channel;
+        uint8_t otherwise;
+    };
+    const Channel channels[4] = {
+        {image(source, kDiffuseRoughness, kDiffuseRoughness), packed ? 1u : 0u, roughness},
+        {image(source, kAmbientOcclusion, kLightmap), 0, 255},
+        {image(source, kMetalness, kMetalness), packed ? 2u : 0u, metalness},
+        {image(source, kEmissive, kEmissionColor), 0, emissive}};
+    uint32_t width = 1, height = 1;
+    for (const Channel& c : channels) {
+        if (c.image) width = std::max(width, c.image->width), height = std::max(height, c.image->height);
+    }
+    PendingTexture texture;
+    texture.level0 = Pixels{width, height, 4, std::vector<uint8_t>(size_t{width} * height * 4)};
+    for (uint32_t y = 0; y < height; ++y) {
+        for (uint32_t x = 0; x < width; ++x) {
+            for (uint32_t k = 0; k < 4; ++k) { // nearest texel of each image, scaled to the largest
+                const Channel& c = channels[k];
+                texture.level0.data[(size_t{y} * width + x) * 4 + k] =
+                    c.image ? c.image->at(x * c.image->width / width, y * c.image->height / height, c.channel)
+                            : c.otherwise;
+            }
+        }
+    }
+    return texture;
+}
+
+// 64-bit FNV-1a over the bytes, 8 at a time: a quick key to find identical chains by.
+uint64_t chain_hash(const std::vector<uint8_t>& bytes) {
+    uint64_t h = 1469598103934665603ull;
+    size_t i = 0;
+    for (; i + 8 <= bytes.size(); i += 8) {
+        uint64_t word;
+        std::memcpy(&word, bytes.data() + i, 8);
+        h = (h ^ word) * 1099511628211ull;
+    }
+    for (; i < bytes.size(); ++i)
+        h = (h ^ bytes[i]) * 1099511628211ull;
+    return h;
+}
+
+// Appends one texture's chain to the model, or finds the identical one already stored.
+class TextureStore {
+  public:
+    explicit TextureStore(aem::Model& model) : model_(model) {}
+
+    int32_t store(const PendingTexture& t) {
+        aem::Texture texture;
+        texture.width = t.level0.width;
+        texture.height = t.level0.height;
+        texture.channels = t.level0.channels;
+        texture.compression = t.bc5 ? aem::kCompressionBc5 : aem::kCompressionNone;
+        texture.wrap_x = t.wrap_x;
+        texture.wrap_y = t.wrap_y;
+        std::vector<int32_t>& same_hash = index_[chain_hash(t.chain)];
+        for (const int32_t candidate : same_hash) {
+            aem::Texture stored = model_.textures[static_cast<size_t>(candidate)];
+            const uint8_t* bytes = model_.image_buffer.data() + stored.image_offset;
+            stored.image_offset = 0;
+            if (stored == texture && std::equal(t.chain.begin(), t.chain.end(), bytes)) return candidate;
+        }
+        texture.image_offset = model_.image_buffer.size();
+        model_.image_buffer.insert(model_.image_buffer.end(), t.chain.begin(), t.chain.end());
+        model_.textures.push_back(texture);
+        same_hash.push_back(static_cast<int32_t>(model_.textures.size() - 1));
+        return same_hash.back();
+    }
+
+  private:
+    aem::Model& model_;
+    std::map<uint64_t, std::vector<int32_t>> index_;
+};
+
+} // namespace
+
+void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
+                          Report& report) {
+    MaterialBuilder builder(scene, options, report);
+    std::vector<aem::Material> materials;
+    for (size_t m = 0; m < scene.materials.size(); ++m)
+        materials.push_back(builder.build(m));
+    std::vector<PendingTexture>& pending = builder.pending();
+    const unsigned threads = options.texture_threads > 0 ? options.texture_threads
+                                                         : std::max(1u, std::thread::hardware_concurrency());
+    assbin_common::run_tasks(pending.size(), threads, [&](size_t i) {
+        PendingTexture& t = pending[i];
+        if (options.max_texture_size > 0) t.level0 = limit_size(t.level0, options.max_texture_size, t.srgb);
+        t.chain = mip_chain(t.level0, t.srgb);
+        if (t.bc5) t.chain = compress_bc5(t.chain, t.level0.width, t.level0.height);
+    });
+    model.textures.clear();
+    model.image_buffer.clear();
+    TextureStore store(model);
+    std::vector<int32_t> stored(pending.size());
+    for (size_t i = 0; i < pending.size(); ++i)
+        stored[i] = store.store(pending[i]);
+    for (aem::Material& material : materials) {
+        for (int32_t* slot : {&material.base_color_texture, &material.normal_texture, &material.orm_texture})
+            *slot = stored[static_cast<size_t>(*slot)];
+    }
+    model.materials = std::move(materials);
+}
+
+} // namespace assbin::converter::detail

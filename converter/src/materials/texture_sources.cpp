@@ -1,0 +1,149 @@
+// Finding and decoding the images materials name, for the 2025 layout's texture pipeline.
+#include "materials/textures_2025.hpp"
+
+#define STBI_NO_STDIO
+#include <stb/stb_image.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <iterator>
+
+namespace assbin::converter::detail {
+
+namespace {
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// The file in `folder` whose name equals `name` ignoring case.
+std::optional<std::filesystem::path> find_ignoring_case(const std::filesystem::path& folder,
+                                                        const std::string& name) {
+    std::error_code error;
+    const std::string wanted = lower(name);
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        if (lower(entry.path().filename().string()) == wanted && entry.is_regular_file(error))
+            return entry.path();
+    }
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::byte>> read_whole(const std::filesystem::path& path, uint64_t limit) {
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    if (error || size > limit) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::byte> bytes(static_cast<size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+    if (static_cast<uintmax_t>(in.gcount()) != size) return std::nullopt;
+    return bytes;
+}
+
+} // namespace
+
+const Pixels* TextureSources::rgba(const std::string& path, const std::string& material) {
+    auto found = decoded_.find(path);
+    if (found == decoded_.end()) found = decoded_.emplace(path, load(path, material)).first;
+    return found->second ? &*found->second : nullptr;
+}
+
+std::optional<Pixels> TextureSources::load(const std::string& path, const std::string& material) {
+    if (!path.empty() && path[0] == '*') return embedded(path, material);
+    const std::optional<std::filesystem::path> file = find_file(path);
+    if (!file) {
+        report_.warn(
+            material + ": texture " + quote_name(path) +
+            " was not found (looked beside the dump and in the texture folders); its default is used");
+        return std::nullopt;
+    }
+    // A compressed file holds at most a few bytes per pixel more than this: larger is not an image.
+    const std::optional<std::vector<std::byte>> bytes =
+        read_whole(*file, options_.max_texture_pixels * 8 + 4096);
+    if (!bytes) {
+        report_.warn(material + ": texture " + quote_name(file->string()) +
+                     " cannot be read; its default is used");
+        return std::nullopt;
+    }
+    return decode(*bytes, quote_name(file->string()), material);
+}
+
+std::optional<Pixels> TextureSources::embedded(const std::string& path, const std::string& material) {
+    size_t n = 0;
+    const auto [end, error] = std::from_chars(path.data() + 1, path.data() + path.size(), n);
+    if (error != std::errc() || end != path.data() + path.size() || n >= scene_.textures.size()) {
+        report_.warn(material + ": " + quote_name(path) + " names no embedded texture; its default is used");
+        return std::nullopt;
+    }
+    const assbin::Texture& texture = scene_.textures[n];
+    const std::string what = "embedded texture " + std::to_string(n);
+    if (texture.is_compressed()) return decode(std::as_bytes(std::span(texture.data)), what, material);
+    const uint64_t pixels = uint64_t{texture.width} * texture.height;
+    if (pixels == 0 || pixels > options_.max_texture_pixels || texture.data.size() != pixels * 4) {
+        report_.warn(material + ": " + what + " (" + std::to_string(texture.width) + " x " +
+                     std::to_string(texture.height) +
+                     " texels) is empty, too large or inconsistent; its default is used");
+        return std::nullopt;
+    }
+    Pixels out{texture.width, texture.height, 4, std::vector<uint8_t>(texture.data.size())};
+    for (size_t i = 0; i < texture.data.size(); i += 4) { // texels are b, g, r, a
+        out.data[i] = texture.data[i + 2];
+        out.data[i + 1] = texture.data[i + 1];
+        out.data[i + 2] = texture.data[i];
+        out.data[i + 3] = texture.data[i + 3];
+    }
+    return out;
+}
+
+std::optional<std::filesystem::path> TextureSources::find_file(const std::string& name) const {
+    std::string portable = name;
+    std::replace(portable.begin(), portable.end(), '\\', '/');
+    const std::filesystem::path relative(portable);
+    std::vector<std::filesystem::path> folders = options_.texture_folders;
+    folders.insert(folders.begin(), options_.source_folder.empty() ? "." : options_.source_folder);
+    std::error_code error;
+    for (const std::filesystem::path& folder : folders) {
+        const std::filesystem::path as_given = relative.is_absolute() ? relative : folder / relative;
+        if (std::filesystem::is_regular_file(as_given, error)) return as_given;
+        const std::filesystem::path in_folder = as_given.parent_path();
+        if (auto found = find_ignoring_case(in_folder, relative.filename().string())) return found;
+        if (auto found = find_ignoring_case(folder, relative.filename().string())) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<Pixels> TextureSources::decode(std::span<const std::byte> file, const std::string& what,
+                                             const std::string& material) {
+    const auto* data = reinterpret_cast<const stbi_uc*>(file.data());
+    const int size = static_cast<int>(std::min<size_t>(file.size(), INT32_MAX));
+    int width = 0, height = 0, channels = 0;
+    if (!stbi_info_from_memory(data, size, &width, &height, &channels)) {
+        report_.warn(material + ": " + what + " is not an image stb_image reads (" +
+                     (stbi_failure_reason() ? stbi_failure_reason() : "unknown format") +
+                     "); its default is used");
+        return std::nullopt;
+    }
+    if (uint64_t{static_cast<uint32_t>(width)} * static_cast<uint32_t>(height) >
+        options_.max_texture_pixels) {
+        report_.warn(material + ": " + what + " is " + std::to_string(width) + " x " +
+                     std::to_string(height) + ", more pixels than the limit of " +
+                     std::to_string(options_.max_texture_pixels) +
+                     "; it is not decoded and its default is used");
+        return std::nullopt;
+    }
+    stbi_uc* pixels = stbi_load_from_memory(data, size, &width, &height, &channels, 4);
+    if (!pixels) {
+        report_.warn(material + ": " + what + " cannot be decoded (" +
+                     (stbi_failure_reason() ? stbi_failure_reason() : "unknown") + "); its default is used");
+        return std::nullopt;
+    }
+    Pixels out{static_cast<uint32_t>(width), static_cast<uint32_t>(height), 4,
+               std::vector<uint8_t>(pixels, pixels + size_t(width) * size_t(height) * 4)};
+    stbi_image_free(pixels);
+    return out;
+}
+
+} // namespace assbin::converter::detail

@@ -1,0 +1,71 @@
+// The 2025 layout's texture pipeline (AEM-FORMAT.md "The 2025 layout"): images found and decoded
+// (embedded files, embedded texels, external files), turned into the three textures a material
+// needs (base colour RGBA, normal RG, PBR RGBA), given full MIP chains, optionally BC5-compressed.
+#pragma once
+
+#include "pipeline.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace assbin::converter::detail {
+
+// An image with 1 to 4 channels of 8 bits, rows top first.
+struct Pixels {
+    uint32_t width = 0;
+    uint32_t height = 0;
+    uint32_t channels = 4;
+    std::vector<uint8_t> data; // width · height · channels
+
+    uint8_t at(uint32_t x, uint32_t y, uint32_t c) const {
+        return data[(size_t{y} * width + x) * channels + c];
+    }
+};
+
+// Finds and decodes the images a scene's materials name: "*N" embedded textures (files, or
+// ARGB8888 texels), and external names resolved against the dump's folder and the texture folders
+// (as given, then by file name ignoring case: real dumps carry Windows separators and other
+// cases). Every image is decoded once; what cannot be had is reported once, with the material.
+class TextureSources {
+  public:
+    TextureSources(const assbin::Scene& scene, const ConvertOptions& options, Report& report)
+        : scene_(scene), options_(options), report_(report) {}
+
+    // The image `path` names, as RGBA, or nullopt (reported) when it is missing, unreadable, or
+    // larger than options.max_texture_pixels (refused before decoding).
+    const Pixels* rgba(const std::string& path, const std::string& material);
+
+  private:
+    std::optional<Pixels> load(const std::string& path, const std::string& material);
+    std::optional<Pixels> embedded(const std::string& path, const std::string& material);
+    std::optional<std::filesystem::path> find_file(const std::string& name) const;
+    std::optional<Pixels> decode(std::span<const std::byte> file, const std::string& what,
+                                 const std::string& material);
+
+    const assbin::Scene& scene_;
+    const ConvertOptions& options_;
+    Report& report_;
+    std::map<std::string, std::optional<Pixels>> decoded_;
+};
+
+// The texture as it will be stored: level 0 first, down to 1 x 1, each level
+// max(1, w >> i) x max(1, h >> i); `srgb` averages the first three channels in linear light.
+std::vector<uint8_t> mip_chain(const Pixels& level0, bool srgb);
+
+// BC5 blocks (libsquish) for every level of a 2-channel chain made by mip_chain.
+std::vector<uint8_t> compress_bc5(const std::vector<uint8_t>& chain, uint32_t width, uint32_t height);
+
+// The image scaled (stb_image_resize; gamma-correct when `srgb`) to powers of two no larger than
+// `max_size` on either side; the image itself when it already fits and is a power of two.
+Pixels limit_size(const Pixels& image, uint32_t max_size, bool srgb);
+
+// Every material's three textures, built from its images where it has them and from its factors
+// otherwise, identical textures stored once; replaces the model's materials and textures.
+void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
+                          Report& report);
+
+} // namespace assbin::converter::detail

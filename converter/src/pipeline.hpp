@@ -1,0 +1,347 @@
+// What the converter's concern files hand each other. Each struct is a side table over the
+// unchanged assbin::Scene (gltfpack's NodeInfo/MaterialInfo approach): nothing edits the input.
+#pragma once
+
+#include "algorithms.hpp"
+#include <assbin/converter/convert.hpp>
+
+#include <assbin/types.hpp>
+
+#include <Eigen/Core>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace assbin::converter::detail {
+
+// Warnings in the order they arise; each one sentence naming what it is about.
+class Report {
+  public:
+    explicit Report(std::vector<std::string>& warnings) : warnings_(warnings) {}
+    void warn(std::string sentence) { warnings_.push_back(std::move(sentence)); }
+
+  private:
+    std::vector<std::string>& warnings_;
+};
+
+// "mesh 3", "node 2 'Bone.001'": how messages name things.
+std::string mesh_label(uint32_t mesh);
+std::string node_label(const assbin::Scene& scene, uint32_t node);
+std::string quote_name(std::string_view name);
+
+// ---- flatten.cpp: the node hierarchy and geometry baked into model space ----
+
+struct MeshReference {
+    uint32_t node = 0;
+    uint32_t mesh = 0;
+};
+
+struct NodeGraph {
+    std::vector<Eigen::Matrix4d> global;   // bind global transform per node (root down)
+    std::vector<MeshReference> references; // every (node, mesh) pair, in node order
+    std::unordered_map<std::string_view, std::vector<uint32_t>> by_name; // views into scene names
+
+    // Nodes with this name (empty when none).
+    const std::vector<uint32_t>& nodes_named(std::string_view name) const;
+};
+
+// Throws ConvertError (BadReference) naming the first node mesh index, mesh material index or
+// bone-weight vertex index outside its array (references.cpp).
+void refuse_broken_references(const assbin::Scene& scene);
+
+// Global transforms in double and the (node, mesh) references, which refuse_broken_references has
+// checked. Throws ConvertError (Internal) when a parent does not precede its child, which the
+// reader guarantees.
+NodeGraph flatten_nodes(const assbin::Scene& scene);
+
+// What baking and skinning read per vertex, wherever it lives (see PreparedMesh).
+struct VertexView {
+    size_t count = 0;
+    const Eigen::Vector3f* positions = nullptr;
+    const Eigen::Vector3f* normals = nullptr;
+    const Eigen::Vector3f* tangents = nullptr;
+    const Eigen::Vector3f* bitangents = nullptr;
+    const Eigen::Vector2f* uvs = nullptr;        // prepared UVs, or
+    const Eigen::Vector3f* source_uvs = nullptr; // the dump's channel, read in place
+    bool one_component_uvs = false;              // source_uvs hold u only: v = 0
+    const uint32_t* source_vertex = nullptr;     // nullptr: vertex v is the dump's vertex first_source + v
+    uint32_t first_source = 0;
+
+    uint32_t source_of(size_t v) const {
+        return source_vertex ? source_vertex[v] : first_source + static_cast<uint32_t>(v);
+    }
+
+    // Vertices [first, first + count) as a view of their own.
+    VertexView slice(size_t first, size_t length) const {
+        VertexView part = *this;
+        part.count = length;
+        const auto advance = [first](auto*& pointer) {
+            if (pointer) pointer += first;
+        };
+        advance(part.positions);
+        advance(part.normals);
+        advance(part.tangents);
+        advance(part.bitangents);
+        advance(part.uvs);
+        advance(part.source_uvs);
+        advance(part.source_vertex);
+        if (!source_vertex) part.first_source = first_source + static_cast<uint32_t>(first);
+        return part;
+    }
+};
+
+// Writes the vertices of `view` baked by `global` into `out` (rule 1: positions by the matrix,
+// normals by its inverse-transpose, tangents and bitangents by the matrix itself, all renormalised,
+// the tangent made perpendicular to the normal; UVs copied). Without tangents in the view, tangents
+// and bitangents are written as zero (output_tangents.cpp fills them). Returns how many normals,
+// tangents, bitangents or UVs held NaN or infinity and were written as zero.
+size_t bake_vertices(const VertexView& view, const Eigen::Matrix4d& global, std::span<aem::Vertex> out);
+
+// Writes `triangles` offset by `first_vertex` into `out` (as many indices); the corner order is
+// reversed when `global` mirrors (negative determinant), so front faces stay counter-clockwise.
+void place_triangles(const std::vector<uint32_t>& triangles, const Eigen::Matrix4d& global,
+                     uint32_t first_vertex, std::span<uint32_t> out);
+
+// ---- ear_clipping.cpp ----
+
+// The two triangles of quad `q` (corner numbers), without allocating: the fan from corner 0 when
+// every corner is convex, else the fan from the first reflex or collinear corner.
+std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span<const Eigen::Vector3f> q);
+
+// ---- prepare_mesh.cpp (faces to triangles), normals.cpp and mesh_tangents.cpp: per source mesh, in mesh
+// space
+// ----
+
+// A source mesh after triangulation. Its vertices are copied into `mesh` (renumbered to those the
+// triangles use, in source order; normals and tangents generated where missing), except when the
+// dump already holds every attribute AEM needs and the triangles use every vertex: then they are
+// read in place (`in_place`), which spares copying the largest arrays. Likewise a mesh whose faces
+// are all good triangles lends its index array (`source_triangles`) instead of copying it.
+struct PreparedMesh {
+    TriangleMesh mesh; // vertex arrays only when !in_place; triangles unless lent
+    bool in_place = false;
+    // The mesh has UVs but no tangents: MikkTSpace runs on its baked triangles (output_tangents.cpp),
+    // as rule 7 asks, not in mesh space.
+    bool tangents_after_baking = false;
+    const std::vector<uint32_t>* source_triangles = nullptr;
+
+    const std::vector<uint32_t>& triangles() const {
+        return source_triangles ? *source_triangles : mesh.triangles;
+    }
+    bool has_triangles() const { return !triangles().empty(); }
+};
+
+// The mesh's triangles (polygons triangulated; points, lines, empty faces, out-of-range and
+// non-finite faces dropped and counted) with the chosen UV channel and the normals and tangents
+// the dump holds.
+PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
+                              Report& report, ConvertStats& stats);
+
+// Generates what is missing: normals (crease-split), then, for a mesh without UVs, tangents and
+// bitangents around the normal; a mesh with UVs is marked tangents_after_baking.
+void complete_normals_tangents(PreparedMesh& mesh, const ConvertOptions& options, ConvertStats& stats);
+
+// Where the prepared mesh's vertices are read from.
+VertexView view_of(const PreparedMesh& prepared, const assbin::Mesh& source, const ConvertOptions& options);
+
+// ---- animation.cpp: which channel drives which node ----
+
+struct ChannelTargets {
+    std::vector<std::vector<int32_t>> channel_of_node; // [animation][node]: channel index or -1
+    std::vector<bool> animated;                        // per node: driven in some animation
+};
+
+// Matches channels to nodes by name; a channel naming no node is reported and skipped, and of two
+// channels naming one node the first drives it (the Assimp viewer's rule).
+ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report);
+
+// ---- skeleton.cpp: bones from the hierarchy; weights.cpp: per-vertex weights ----
+
+struct Skeleton {
+    std::vector<aem::Bone> bones;
+    std::vector<uint32_t> bone_node;            // per AEM bone: the node it stands for
+    std::vector<RestPose> rest;                 // per AEM bone: its node's local transform
+    std::vector<std::vector<int32_t>> bone_map; // per reference: mesh bone slot -> AEM bone or -1
+    std::vector<int32_t> extra_bone;            // per reference: mesh bone or -1
+};
+
+// Skeletal, mesh and hierarchy bones, parents first (AEM-FORMAT.md rule 3). Throws ConvertError
+// (NonFinite) when a node that becomes a bone has a non-finite transform.
+Skeleton build_skeleton(const assbin::Scene& scene, const NodeGraph& graph, const ChannelTargets& channels,
+                        const std::vector<PreparedMesh>& meshes, Report& report);
+
+// One source mesh's weights, grouped by vertex: up to four (bone slot, weight) entries inline per
+// vertex, and every entry of a vertex that has more in `overflow` (built in one pass over the bones).
+struct VertexWeights {
+    struct Entry {
+        uint32_t slot; // the mesh's bone
+        float weight;
+    };
+    // Left uninitialised on allocation (only the first count[v] entries of a vertex are read).
+    std::unique_ptr<std::array<Entry, 4>[]> inline_entries;
+    std::vector<uint32_t> count; // entries per vertex
+    std::unordered_map<uint32_t, std::vector<Entry>> overflow;
+
+    std::span<const Entry> of(uint32_t vertex) const {
+        if (count[vertex] <= 4) return {inline_entries[vertex].data(), count[vertex]};
+        return overflow.at(vertex);
+    }
+};
+VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Report& report);
+
+struct SkinTally {
+    size_t lost_influences = 0; // vertices that had more than four weights
+    size_t unweighted = 0;      // vertices of a skinned mesh left without any bone
+};
+
+// Fills the bone slots of `out` (one vertex per mesh vertex) from the mesh's weights through
+// `bone_map` (empty for a mesh without skin), and sets `extra_bone` on every vertex.
+SkinTally skin_vertices(const VertexWeights& weights, const VertexView& view,
+                        std::span<const int32_t> bone_map, int32_t extra_bone, std::span<aem::Vertex> out);
+
+// ---- emit_geometry.cpp: the vertex and index sections ----
+
+struct VertexRange {
+    uint32_t first = 0;
+    uint32_t count = 0;
+};
+
+struct EmitResult {
+    bool vertices_valid = true;             // every vertex keeps aem::validate's vertex rules
+    std::vector<VertexRange> mesh_vertices; // per AEM mesh: the vertices its indices use
+    std::vector<uint8_t> tangents_missing;  // per AEM mesh: its source's tangents_after_baking
+};
+
+// Every reference with triangles becomes one AEM mesh, in reference order (with options.optimize and
+// not keep_meshes: grouped by material, in order of each material's first reference, so that the
+// meshes optimize_geometry merges are neighbours): its vertices baked by
+// the node's global transform, skinned and checked, its triangles placed. Large scenes are split in
+// blocks over options.threads threads; the model is the same whatever the thread count. Throws
+// ConvertError (NonFinite) for a mesh node whose global transform is not finite.
+EmitResult emit_geometry(const assbin::Scene& scene, const NodeGraph& graph,
+                         const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
+                         const ConvertOptions& options, ConvertResult& result, Report& report);
+
+// ---- output_tangents.cpp: MikkTSpace over the baked output meshes (rule 7) ----
+
+// An output mesh: a run of neighbouring emitted meshes (one material, when `merge`) whose vertices
+// and indices are contiguous, as emit_geometry placed them.
+struct MeshGroup {
+    uint32_t material = 0;
+    uint32_t first_mesh = 0; // emitted meshes [first_mesh, first_mesh + mesh_count)
+    uint32_t mesh_count = 0;
+    uint32_t first_vertex = 0;
+    uint32_t vertex_count = 0;
+    uint32_t first_index = 0;
+    uint32_t index_count = 0;
+};
+std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::vector<VertexRange>& ranges,
+                                          bool merge);
+
+// MikkTSpace's frames (mikktspace.hpp) written into `vertices` for the triangles of `triangles`
+// (indices into `vertices`) whose first corner's vertex is `wanted`; a vertex whose corners get
+// different frames is split: its copies are appended to `vertices`, the corners pointed at them, and
+// the returned list names each copy's source vertex. `positive_zeros` writes -0.0 as +0.0.
+std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
+                                           std::span<const uint8_t> wanted, bool positive_zeros);
+
+// Without options.optimize: fills the tangents of every emitted mesh marked tangents_missing, mesh by
+// mesh in source order; the copies of split vertices follow their mesh's vertices, and
+// `emitted.mesh_vertices`, the indices and vertex_origins follow. (With options.optimize,
+// optimize_geometry does this for each output mesh once its triangles are in their final order.)
+void generate_baked_tangents(EmitResult& emitted, const ConvertOptions& options, ConvertResult& result);
+
+// ---- optimize.cpp: weld, one mesh per material, vertex-cache / overdraw / fetch order ----
+
+// With options.optimize: per output mesh (neighbouring meshes of one material merged, unless
+// keep_meshes), identical vertex records become one vertex, triangles are reordered for the vertex
+// cache and then for overdraw, and vertices are put in first-use order; the vertex section shrinks
+// in place and vertex_origins follow. Every triangle is kept with its corners and winding. The
+// meshes marked tangents_missing get MikkTSpace's frames once their triangles are in their final
+// order (write_tangent_frames). Fills the before/after figures of result.stats.
+void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result,
+                       Report& report);
+
+// -0.0 becomes +0.0 in every float of the vertex (x + 0 does exactly that and changes nothing
+// else), so that the weld, which compares bytes, sees equal values as equal.
+inline void positive_zeros(aem::Vertex& v) {
+    const auto fix = [](auto& values) {
+        for (auto& value : values)
+            value += 0.0f;
+    };
+    fix(v.position);
+    fix(v.normal);
+    fix(v.tangent);
+    fix(v.bitangent);
+    fix(v.uv);
+    fix(v.bone_weights);
+}
+
+// mesh_metrics.cpp: the positions moved and scaled into the unit cube (computed in double; non-finite
+// ones become 0): meshoptimizer's overdraw code works in float on the raw values, where huge but
+// finite coordinates would overflow.
+std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices);
+
+// How many distinct records (-0.0 taken as +0.0) the vertices that `indices` use hold.
+size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const uint32_t> indices);
+
+// ---- animation.cpp: sequences and keyframes ----
+
+// Appends every animation (name, duration, bones × sequences) and its keyframes to `model`.
+// Throws ConvertError (NameTooLong) for an animation name the AEM field cannot hold.
+void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const ChannelTargets& channels,
+                        const ConvertOptions& options, aem::Model& model, Report& report);
+
+// ---- layout_2025.cpp: the 2025 layout from the converted model ----
+
+// `name` cut to at most `limit` bytes at a UTF-8 character boundary.
+std::string cut_name(std::string name, size_t limit = aem::kMaxNameLength);
+
+// Turns the converted (2024-shaped) model into the 2025 layout: joints named after their nodes
+// (cut at 127 bytes, with a warning), mesh bones as joints with weight 1, v' = 1 - v with the
+// bitangent following the flipped v, each track's keys laid back to back, and every material's
+// three textures with MIP chains (textures_2025.hpp).
+void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton,
+                            const ConvertOptions& options, ConvertResult& result, Report& report);
+
+// ---- materials_2024.cpp ----
+
+// aiTextureType values the texture slots draw from.
+enum TextureType : uint32_t {
+    kDiffuse = 1,
+    kEmissive = 4,
+    kNormals = 6,
+    kLightmap = 10,
+    kBaseColor = 12,
+    kNormalCamera = 13,
+    kEmissionColor = 14,
+    kMetalness = 15,
+    kDiffuseRoughness = 16,
+    kAmbientOcclusion = 17,
+    kUnknown = 18,
+};
+
+// "material 2 ('Skin')".
+std::string material_label(const assbin::Scene& scene, size_t m);
+
+// The material's texture file of `type` (index 0) as C code sees it (up to the first NUL), or
+// nullopt when it has none.
+std::optional<std::string> texture_path(const assbin::Material& material, uint32_t type);
+
+// texture_path of `preferred`, else of `fallback`.
+std::optional<std::string> first_of(const assbin::Material& material, uint32_t preferred, uint32_t fallback);
+
+// One AEM material per scene material (same index); textures resolved, embedded ones extracted
+// into `files`. Throws ConvertError naming the material: NameTooLong for a texture name over 127
+// bytes, BadReference for a "*N" path past the embedded textures.
+void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
+                       std::vector<TextureFile>& files, Report& report);
+
+} // namespace assbin::converter::detail

@@ -1,0 +1,196 @@
+// The conversion as a list of steps, one concern file each (AEM-FORMAT.md "How a scene becomes AEM").
+#include "pipeline.hpp"
+
+#include <aem/validate.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+namespace assbin::converter {
+
+const char* refusal_name(Refusal refusal) {
+    switch (refusal) {
+    case Refusal::Shortened:
+        return "shortened";
+    case Refusal::NoTriangles:
+        return "no-triangles";
+    case Refusal::NameTooLong:
+        return "name-too-long";
+    case Refusal::NonFinite:
+        return "non-finite";
+    case Refusal::BadReference:
+        return "bad-reference";
+    case Refusal::Internal:
+        return "internal";
+    }
+    return "unknown";
+}
+
+namespace {
+
+using namespace detail;
+
+// Appends (stage, seconds since the previous lap) to the result.
+class StageClock {
+  public:
+    explicit StageClock(std::vector<std::pair<std::string, double>>& stages) : stages_(stages) {}
+    void lap(const char* stage) {
+        const auto now = std::chrono::steady_clock::now();
+        stages_.emplace_back(stage, std::chrono::duration<double>(now - last_).count());
+        last_ = now;
+    }
+
+  private:
+    std::vector<std::pair<std::string, double>>& stages_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+void refuse_shortened(const assbin::Scene& scene) {
+    if (scene.is_shortened()) {
+        throw ConvertError(Refusal::Shortened,
+                           "the dump is shortened (a regression-test dump): it holds value bounds and face "
+                           "hashes instead of vertices and faces, so there is no geometry to convert");
+    }
+}
+
+std::vector<PreparedMesh> prepare_meshes(const assbin::Scene& scene, const ConvertOptions& options,
+                                         Report& report, ConvertStats& stats) {
+    std::vector<PreparedMesh> meshes;
+    meshes.reserve(scene.meshes.size());
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m)
+        meshes.push_back(triangulate_mesh(scene.meshes[m], m, options, report, stats));
+    return meshes;
+}
+
+void complete_meshes(std::vector<PreparedMesh>& meshes, const ConvertOptions& options, ConvertStats& stats) {
+    for (PreparedMesh& mesh : meshes)
+        complete_normals_tangents(mesh, options, stats);
+}
+
+// "70,051 points and 3 lines": the faces that were dropped, for the refusal message.
+std::string dropped_faces(const ConvertStats& stats) {
+    std::string list;
+    const auto add = [&](size_t count, const char* one, const char* many) {
+        if (count == 0) return;
+        list += (list.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many);
+    };
+    add(stats.points_dropped, "point", "points");
+    add(stats.lines_dropped, "line", "lines");
+    add(stats.empty_faces, "empty face", "empty faces");
+    add(stats.faces_out_of_range, "face with out-of-range indices", "faces with out-of-range indices");
+    add(stats.faces_non_finite, "face over non-finite positions", "faces over non-finite positions");
+    return list;
+}
+
+void refuse_without_triangles(const assbin::Scene& scene, const NodeGraph& graph,
+                              const std::vector<PreparedMesh>& meshes, const ConvertStats& stats) {
+    for (const MeshReference& reference : graph.references) {
+        if (meshes[reference.mesh].has_triangles()) return;
+    }
+    const std::string count =
+        std::to_string(scene.meshes.size()) + (scene.meshes.size() == 1 ? " mesh" : " meshes");
+    std::string why;
+    if (scene.meshes.empty()) {
+        why = "the scene has no meshes";
+    } else if (graph.references.empty()) {
+        why = "no node refers to the scene's " + count;
+    } else if (const std::string dropped = dropped_faces(stats); !dropped.empty()) {
+        why = "the " + count + (scene.meshes.size() == 1 ? " holds" : " hold") +
+              " no triangle or polygon, only " + dropped;
+    } else {
+        why = "the " + count + (scene.meshes.size() == 1 ? " holds" : " hold") + " no faces";
+    }
+    throw ConvertError(Refusal::NoTriangles, "no triangles left to convert: " + why);
+}
+
+// The vertices were checked block by block as they were written (emit_geometry).
+bool indices_are_valid(const aem::Model& model) {
+    unsigned valid = model.indices.size() % 3 == 0;
+    uint32_t largest = 0;
+    for (const uint32_t index : model.indices)
+        largest = std::max(largest, index);
+    valid &= model.indices.empty() || largest < model.vertices.size();
+    for (const aem::Mesh& mesh : model.meshes) {
+        valid &= uint64_t{mesh.first_index} + mesh.index_count <= model.indices.size() &&
+                 mesh.index_count % 3 == 0 && mesh.material < model.materials.size();
+    }
+    return valid != 0;
+}
+
+// The safety net: a model that breaks an AEM invariant is a converter bug, never written. The
+// vertices were checked as they were written, the indices and meshes are checked here in one pass,
+// every other section by aem::validate itself. A fault is reported in aem::validate's words.
+void check_model(const aem::Model& model, bool vertices_valid) {
+    aem::Model rest; // every section but the geometry (cheap to copy)
+    rest.layout = model.layout;
+    rest.image_buffer = model.image_buffer;
+    rest.textures = model.textures;
+    rest.materials = model.materials;
+    rest.bones = model.bones;
+    rest.animations = model.animations;
+    rest.sequences = model.sequences;
+    rest.keyframes = model.keyframes;
+    std::vector<aem::Violation> violations = aem::validate(rest);
+    if (violations.empty() && vertices_valid && indices_are_valid(model)) return;
+    violations = aem::validate(model);
+    const std::string first = violations.empty() ? "(none named)" : aem::to_string(violations.front());
+    throw ConvertError(Refusal::Internal, "the converted model breaks " + std::to_string(violations.size()) +
+                                              " AEM invariants (a converter bug); first: " + first);
+}
+
+void fill_stats(const aem::Model& model, ConvertStats& stats) {
+    stats.vertices = model.vertices.size();
+    stats.triangles = model.indices.size() / 3;
+    stats.meshes = model.meshes.size();
+    stats.bones = model.bones.size();
+    stats.animations = model.animations.size();
+}
+
+} // namespace
+
+ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options) {
+    if (assbin::holds_file_records(scene)) { // read with array_views: converted from a copy
+        assbin::Scene copy = scene;
+        assbin::copy_file_records(copy);
+        return convert(copy, options);
+    }
+    ConvertResult result;
+    Report report(result.warnings);
+    StageClock clock(result.stage_seconds);
+
+    refuse_shortened(scene);
+    refuse_broken_references(scene);
+    const NodeGraph graph = flatten_nodes(scene);
+    clock.lap("flatten");
+    std::vector<PreparedMesh> meshes = prepare_meshes(scene, options, report, result.stats);
+    clock.lap("triangulate");
+    refuse_without_triangles(scene, graph, meshes, result.stats);
+    complete_meshes(meshes, options, result.stats);
+    clock.lap("normals");
+    const ChannelTargets channels = match_channels(scene, graph, report);
+    const Skeleton skeleton = build_skeleton(scene, graph, channels, meshes, report);
+    result.model.bones = skeleton.bones;
+    clock.lap("skeleton");
+    EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
+    clock.lap("bake+skin");
+    if (!options.optimize) generate_baked_tangents(emitted, options, result);
+    optimize_geometry(emitted, options, result, report);
+    clock.lap("tangents+optimize");
+    convert_animations(scene, skeleton, channels, options, result.model, report);
+    clock.lap("animation");
+    if (options.layout == aem::Layout::Edition2025) {
+        convert_to_layout_2025(scene, skeleton, options, result, report);
+    } else {
+        convert_materials(scene, options, result.model, result.textures, report);
+    }
+    result.stats.textures_written = result.textures.size();
+    clock.lap("materials+textures");
+    check_model(result.model, emitted.vertices_valid);
+    clock.lap("validate");
+    fill_stats(result.model, result.stats);
+    return result;
+}
+
+} // namespace assbin::converter

@@ -1,0 +1,153 @@
+// Rule 10: the model and its textures go to temporary names beside their final ones and are
+// renamed into place only when every one of them is complete (written and flushed to disk), the
+// model last.
+#include <assbin/converter/convert.hpp>
+
+#include <aem/io.hpp>
+
+#include "atomic_file.hpp"
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+
+namespace assbin::converter {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Temporaries being written, in fixed storage a signal handler may read: a slot is claimed by
+// setting its flag, and its path is only read while the flag says "in use".
+constexpr size_t kTrackedSlots = 256;
+struct TrackedTemporary {
+    std::atomic<int> state{0}; // 0 free, 1 claimed (path being filled in), 2 in use
+    char path[PATH_MAX] = {};
+};
+std::array<TrackedTemporary, kTrackedSlots> g_tracked;
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads these flags");
+
+// Returns the slot index, or kTrackedSlots when every slot is taken (the file is then untracked).
+size_t track(const fs::path& temporary) {
+    const std::string text = temporary.string();
+    if (text.size() >= PATH_MAX) return kTrackedSlots;
+    for (size_t slot = 0; slot < kTrackedSlots; ++slot) {
+        int expected = 0;
+        if (!g_tracked[slot].state.compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(g_tracked[slot].path, text.c_str(), text.size() + 1);
+        g_tracked[slot].state.store(2);
+        return slot;
+    }
+    return kTrackedSlots;
+}
+
+void untrack(size_t slot) {
+    if (slot < kTrackedSlots) g_tracked[slot].state.store(0);
+}
+
+// An output stream straight into a temporary: aem::write_model streams its sections through a
+// small buffer of its own, so the model is never copied whole in memory (for a 56 MB model, that
+// copy was 56 MB of fresh pages and most of a 400 MB peak's last step).
+class AtomicFileBuffer : public std::streambuf {
+  public:
+    explicit AtomicFileBuffer(assbin_common::AtomicFile& file) : file_(file) {}
+
+  protected:
+    std::streamsize xsputn(const char* bytes, std::streamsize count) override {
+        file_.write({reinterpret_cast<const std::byte*>(bytes), static_cast<size_t>(count)});
+        return count;
+    }
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        const char one = traits_type::to_char_type(c);
+        xsputn(&one, 1);
+        return c;
+    }
+
+  private:
+    assbin_common::AtomicFile& file_;
+};
+
+// Files written in full to temporaries (common/atomic_file.hpp: written, flushed to disk, closed),
+// removed unless committed; each is tracked for remove_pending_outputs() while it exists.
+class PendingFiles {
+  public:
+    PendingFiles() = default;
+    PendingFiles(const PendingFiles&) = delete;
+    PendingFiles& operator=(const PendingFiles&) = delete;
+    ~PendingFiles() {
+        files_.clear(); // removes the temporaries not published
+        for (size_t slot : slots_)
+            untrack(slot);
+    }
+
+    void add(const fs::path& target, std::span<const std::byte> bytes) {
+        add(target, [bytes](assbin_common::AtomicFile& file) { file.write(bytes); });
+    }
+
+    // `fill` writes the file's bytes into the temporary.
+    void add(const fs::path& target, const std::function<void(assbin_common::AtomicFile&)>& fill) {
+        try {
+            files_.push_back(std::make_unique<assbin_common::AtomicFile>(target));
+            slots_.push_back(track(files_.back()->temporary()));
+            fill(*files_.back());
+            files_.back()->finish();
+        } catch (const assbin_common::WriteFailure& failure) {
+            throw aem::Error(aem::ErrorCode::Io, failure.what());
+        }
+    }
+
+    // Publishes (renames, then flushes the folder) in the order added. When one fails, the files this
+    // commit already put in place are removed again, so a failed write leaves none of its outputs.
+    void commit() {
+        std::vector<fs::path> placed;
+        for (const auto& file : files_) {
+            try {
+                file->publish();
+            } catch (const assbin_common::WriteFailure& failure) {
+                std::error_code ignored;
+                for (const fs::path& done : placed)
+                    fs::remove(done, ignored);
+                throw aem::Error(aem::ErrorCode::Io, failure.what());
+            }
+            placed.push_back(file->target());
+        }
+    }
+
+  private:
+    std::vector<std::unique_ptr<assbin_common::AtomicFile>> files_;
+    std::vector<size_t> slots_; // tracked for remove_pending_outputs()
+};
+
+} // namespace
+
+void remove_pending_outputs() noexcept {
+    for (TrackedTemporary& tracked : g_tracked) {
+        if (tracked.state.load() == 2) ::unlink(tracked.path); // async-signal-safe
+    }
+}
+
+void write_output(const ConvertResult& result, const fs::path& aem_path) {
+    aem::check_expressible(result.model); // throws before anything is written
+    const fs::path folder = aem_path.parent_path();
+    PendingFiles pending;
+    for (const TextureFile& texture : result.textures)
+        pending.add(folder / texture.name, texture.bytes);
+    pending.add(aem_path, [&](assbin_common::AtomicFile& file) {
+        AtomicFileBuffer buffer(file);
+        std::ostream out(&buffer);
+        out.exceptions(std::ios::badbit); // the temporary's own WriteFailure comes through, named
+        aem::write_model(result.model, out);
+    });
+    pending.commit();
+}
+
+} // namespace assbin::converter

@@ -1,0 +1,296 @@
+// Rule 5: channels matched to nodes, keys converted from ticks to seconds, quaternions reordered
+// from ASSBIN's (w, x, y, z) meaning to AEM's stored (x, y, z, w), and a rest-pose key for every
+// bone an animation leaves alone.
+#include "pipeline.hpp"
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace assbin::converter {
+
+double effective_ticks_per_second(double file_ticks_per_second, double fallback) {
+    return std::isfinite(file_ticks_per_second) && file_ticks_per_second > 0 ? file_ticks_per_second
+                                                                             : fallback;
+}
+
+float seconds_from_ticks(double ticks, double ticks_per_second) {
+    return static_cast<float>(ticks / ticks_per_second);
+}
+
+RestPose decompose(const Eigen::Matrix4d& local) {
+    const Eigen::Matrix3d linear = local.topLeftCorner<3, 3>();
+    Eigen::Vector3d scale(linear.col(0).norm(), linear.col(1).norm(), linear.col(2).norm());
+    if (linear.determinant() < 0) scale = -scale;
+    Eigen::Matrix3d rotation = linear;
+    for (int c = 0; c < 3; ++c) {
+        if (scale[c] != 0) rotation.col(c) /= scale[c];
+    }
+    // The nearest rotation (polar decomposition): exact for T·R·S matrices, a best fit under shear.
+    const Eigen::JacobiSVD<Eigen::Matrix3d> svd(rotation, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    Eigen::Matrix3d u = svd.matrixU();
+    if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) = -u.col(2);
+    rotation = u * svd.matrixV().transpose();
+
+    RestPose pose;
+    pose.translation = local.topRightCorner<3, 1>().cast<float>();
+    pose.rotation = Eigen::Quaterniond(rotation).normalized().cast<float>();
+    pose.scale = scale.cast<float>();
+    const Eigen::Matrix3d rebuilt = rotation * scale.asDiagonal();
+    const double size = std::max(1.0, linear.cwiseAbs().maxCoeff());
+    pose.exact = (rebuilt - linear).cwiseAbs().maxCoeff() <= 1e-4 * size;
+    return pose;
+}
+
+namespace detail {
+
+namespace {
+
+std::string animation_label(const assbin::Scene& scene, size_t a) {
+    return "animation " + std::to_string(a) + " " + quote_name(scene.animations[a].name);
+}
+
+} // namespace
+
+ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report) {
+    ChannelTargets targets;
+    targets.animated.assign(scene.nodes.size(), false);
+    for (size_t a = 0; a < scene.animations.size(); ++a) {
+        std::vector<int32_t>& channel_of = targets.channel_of_node.emplace_back(scene.nodes.size(), -1);
+        const std::vector<assbin::NodeChannel>& channels = scene.animations[a].channels;
+        for (size_t c = 0; c < channels.size(); ++c) {
+            const std::vector<uint32_t>& nodes = graph.nodes_named(channels[c].node_name);
+            if (nodes.empty()) {
+                report.warn(animation_label(scene, a) + ": channel " + std::to_string(c) + " drives node " +
+                            quote_name(channels[c].node_name) +
+                            ", which the scene does not have; it is skipped");
+            } else if (nodes.size() > 1) {
+                report.warn(animation_label(scene, a) + ": channel " + std::to_string(c) + " names " +
+                            std::to_string(nodes.size()) + " nodes " + quote_name(channels[c].node_name) +
+                            "; it drives all of them, as in the Assimp viewer");
+            }
+            for (const uint32_t n : nodes) {
+                if (channel_of[n] >= 0) {
+                    report.warn(animation_label(scene, a) + ": channels " + std::to_string(channel_of[n]) +
+                                " and " + std::to_string(c) + " both drive " + node_label(scene, n) +
+                                "; the first one is used");
+                    continue;
+                }
+                channel_of[n] = static_cast<int32_t>(c);
+                targets.animated[n] = true;
+            }
+        }
+    }
+    return targets;
+}
+
+namespace {
+
+struct TimedValue {
+    double ticks = 0;
+    Eigen::Vector4f value = Eigen::Vector4f::Zero();
+};
+
+struct TrackTally {
+    size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
+    size_t reordered = 0;       // tracks whose keys were not in time order
+    size_t equal_time_runs = 0; // times that carry several keys
+};
+
+// Appends a track's keys, sorted, in seconds. Several keys at one time follow the Assimp viewer's
+// evaluator (AnimEvaluator: the segment search stops at the first key later than the time asked):
+// approaching the time, values head for the run's first key; at the time and after, the run's last
+// key holds; keys between them are never seen. AEM needs strictly increasing times, so the first
+// key is written one float step before the time and the last at the time (docs/FORMAT-NOTES.md,
+// "Keys at equal times"). Returns the range and counts runs in `tally`.
+aem::KeyRange append_track(std::vector<TimedValue>& keys, double ticks_per_second, aem::Model& model,
+                           TrackTally& tally) {
+    const auto earlier = [](const TimedValue& a, const TimedValue& b) { return a.ticks < b.ticks; };
+    if (!std::is_sorted(keys.begin(), keys.end(), earlier)) {
+        std::stable_sort(keys.begin(), keys.end(), earlier);
+        ++tally.reordered;
+    }
+    aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()), 0};
+    const auto push = [&](float time, const Eigen::Vector4f& value) {
+        model.keyframes.push_back({time, value});
+        ++range.count;
+    };
+    for (size_t k = 0; k < keys.size();) {
+        const float time = seconds_from_ticks(keys[k].ticks, ticks_per_second);
+        size_t end = k + 1; // the run of keys at this time (in seconds)
+        while (end < keys.size() && seconds_from_ticks(keys[end].ticks, ticks_per_second) == time)
+            ++end;
+        if (!std::isfinite(time)) {
+            tally.dropped += end - k;
+        } else {
+            const float before = std::nextafter(time, -std::numeric_limits<float>::infinity());
+            const bool room = range.count == 0 || model.keyframes.back().time < before;
+            if (end - k > 1) {
+                ++tally.equal_time_runs;
+                if (room) push(before, keys[k].value);
+            }
+            push(time, keys[end - 1].value);
+        }
+        k = end;
+    }
+    return range;
+}
+
+std::vector<TimedValue> vector_keys(const assbin::KeyTrack<assbin::Vec3>& track, TrackTally& tally) {
+    std::vector<TimedValue> keys;
+    keys.reserve(track.keys.size());
+    for (const assbin::VectorKey& key : track.keys) {
+        if (!std::isfinite(key.time) || !key.value.allFinite()) {
+            ++tally.dropped;
+            continue;
+        }
+        keys.push_back({key.time, Eigen::Vector4f(key.value.x(), key.value.y(), key.value.z(), 0.0f)});
+    }
+    return keys;
+}
+
+std::vector<TimedValue> rotation_keys(const assbin::KeyTrack<assbin::Quaternion>& track, TrackTally& tally) {
+    std::vector<TimedValue> keys;
+    keys.reserve(track.keys.size());
+    for (const assbin::QuaternionKey& key : track.keys) {
+        // assbin::Quaternion is Eigen's: x(), y(), z(), w() by meaning, whatever the file order was.
+        const Eigen::Vector4d q(key.value.x(), key.value.y(), key.value.z(), key.value.w());
+        const double length = q.norm();
+        if (!std::isfinite(key.time) || !std::isfinite(length) || length < 1e-12) {
+            ++tally.dropped;
+            continue;
+        }
+        keys.push_back({key.time, (q / length).cast<float>()});
+    }
+    return keys;
+}
+
+aem::Keyframe rest_key(const Eigen::Vector3f& v) {
+    return {0.0f, Eigen::Vector4f(v.x(), v.y(), v.z(), 0.0f)};
+}
+
+// One key per channel holding a bone's rest pose, shared by every animation that needs it.
+class RestKeys {
+  public:
+    explicit RestKeys(const Skeleton& skeleton) : skeleton_(skeleton), ranges_(skeleton.bones.size()) {}
+
+    aem::Sequence of(size_t bone, aem::Model& model) {
+        if (!ranges_[bone]) {
+            const RestPose& rest = skeleton_.rest[bone];
+            const uint32_t first = static_cast<uint32_t>(model.keyframes.size());
+            const Eigen::Quaternionf& q = rest.rotation;
+            model.keyframes.push_back(rest_key(rest.translation));
+            model.keyframes.push_back({0.0f, Eigen::Vector4f(q.x(), q.y(), q.z(), q.w())});
+            model.keyframes.push_back(rest_key(rest.scale));
+            ranges_[bone] = aem::Sequence{{first, 1}, {first + 1, 1}, {first + 2, 1}};
+        }
+        return *ranges_[bone];
+    }
+
+  private:
+    const Skeleton& skeleton_;
+    std::vector<std::optional<aem::Sequence>> ranges_;
+};
+
+// The name as C code sees it (up to the first NUL), which must fit the 128-byte field: the 2024
+// layout refuses a longer one (names are never cut there), the 2025 one cuts it with a warning.
+std::string animation_name(const assbin::Scene& scene, size_t a, const ConvertOptions& options,
+                           Report& report) {
+    std::string name = scene.animations[a].name;
+    name.resize(std::min(name.size(), name.find('\0')));
+    if (name.size() > aem::kMaxNameLength && options.layout == aem::Layout::Edition2025) {
+        report.warn(animation_label(scene, a) + ": the name is " + std::to_string(name.size()) +
+                    " bytes; it is cut to the 127 the 2025 layout's field holds");
+        return cut_name(name);
+    }
+    if (name.size() > aem::kMaxNameLength) {
+        throw ConvertError(Refusal::NameTooLong,
+                           animation_label(scene, a) + ": the name is " + std::to_string(name.size()) +
+                               " bytes; the AEM field holds 127 bytes and names are never cut");
+    }
+    return name;
+}
+
+} // namespace
+
+namespace {
+
+// A channel's three tracks as one sequence; a track without usable keys holds the rest pose.
+aem::Sequence channel_sequence(const assbin::NodeChannel& channel, double ticks_per_second,
+                               aem::Sequence rest_keys, RestKeys& rest, size_t bone, aem::Model& model,
+                               TrackTally& tally) {
+    const auto track = [&](std::vector<TimedValue> keys) -> std::optional<aem::KeyRange> {
+        const aem::KeyRange range = append_track(keys, ticks_per_second, model, tally);
+        return range.count > 0 ? std::optional(range) : std::nullopt;
+    };
+    const std::optional<aem::KeyRange> position = track(vector_keys(channel.positions, tally));
+    const std::optional<aem::KeyRange> rotation = track(rotation_keys(channel.rotations, tally));
+    const std::optional<aem::KeyRange> scale = track(vector_keys(channel.scalings, tally));
+    if (!position || !rotation || !scale) rest_keys = rest.of(bone, model);
+    return {position.value_or(rest_keys.position), rotation.value_or(rest_keys.rotation),
+            scale.value_or(rest_keys.scale)};
+}
+
+void report_tally(const assbin::Scene& scene, size_t a, const TrackTally& tally, Report& report) {
+    if (tally.dropped > 0) {
+        report.warn(animation_label(scene, a) + ": " + std::to_string(tally.dropped) +
+                    " keys with a non-finite time or value (or a zero quaternion) dropped");
+    }
+    if (tally.reordered > 0) {
+        report.warn(animation_label(scene, a) + ": " + std::to_string(tally.reordered) +
+                    " key tracks were out of time order and were sorted");
+    }
+    if (tally.equal_time_runs > 0) {
+        report.warn(animation_label(scene, a) + ": " + std::to_string(tally.equal_time_runs) +
+                    " times carry several keys of one track; as in the Assimp viewer, values approach the "
+                    "first and hold the last from that time on (keys between them are never shown)");
+    }
+}
+
+// Animation `a`: its record, then one sequence per bone in bone order.
+void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& skeleton,
+                       const ChannelTargets& channels, const ConvertOptions& options, RestKeys& rest,
+                       aem::Model& model, Report& report) {
+    const assbin::Animation& source = scene.animations[a];
+    const double tps = effective_ticks_per_second(source.ticks_per_second, options.default_ticks_per_second);
+    if (source.ticks_per_second != 0 && tps != source.ticks_per_second) {
+        report.warn(animation_label(scene, a) + " says " + std::to_string(source.ticks_per_second) +
+                    " ticks per second; played at " + std::to_string(tps));
+    }
+    const float duration = seconds_from_ticks(source.duration, tps);
+    model.animations.push_back({animation_name(scene, a, options, report),
+                                std::isfinite(duration) ? duration : 0.0f,
+                                static_cast<uint32_t>(model.sequences.size())});
+
+    TrackTally tally;
+    std::vector<int64_t> sequence_of_node(scene.nodes.size(), -1); // split bones share their node's
+    for (size_t b = 0; b < skeleton.bones.size(); ++b) {
+        const uint32_t node = skeleton.bone_node[b];
+        if (sequence_of_node[node] >= 0) {
+            model.sequences.push_back(model.sequences[static_cast<size_t>(sequence_of_node[node])]);
+            continue;
+        }
+        sequence_of_node[node] = static_cast<int64_t>(model.sequences.size());
+        const int32_t c = channels.channel_of_node[a][node];
+        model.sequences.push_back(c < 0 ? rest.of(b, model)
+                                        : channel_sequence(source.channels[static_cast<size_t>(c)], tps, {},
+                                                           rest, b, model, tally));
+    }
+    report_tally(scene, a, tally, report);
+}
+
+} // namespace
+
+void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const ChannelTargets& channels,
+                        const ConvertOptions& options, aem::Model& model, Report& report) {
+    RestKeys rest(skeleton);
+    for (size_t a = 0; a < scene.animations.size(); ++a)
+        convert_animation(scene, a, skeleton, channels, options, rest, model, report);
+}
+
+} // namespace detail
+
+} // namespace assbin::converter

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Whole-process speed and memory of `assbin convert` against the program it replaces: Assimp 5.2.5
+# importing the same dumps with the 2024 AEM exporter's post-processing (realtime-quality preset +
+# OptimizeGraph + OptimizeMeshes + PopulateArmatureData; tests/bench/assimp_import.cpp, built only
+# here, never into the product), timed side by side in one run, with `cat` of the same bytes as the
+# floor. Inputs:
+#   - the game-ready set: every full dump of at least 20 KiB in the corpus's assimp-5.2.5/
+#     (MANIFEST.tsv), in one process, --jobs 1 and --jobs 2 (skipped, loudly, without a corpus);
+#   - generated (assbin_make_shapes): the 31 MB grid (one big mesh: 1 vs 2 threads, peak memory
+#     against the AEM written), discs of 30k/300k/3M triangles around one vertex and 64 grids stacked
+#     at one spot (time per triangle must stay flat), a 65,535-corner polygon.
+#   scripts/bench-convert.sh [--runs N] [--corpus DIR]     best of N runs (default 3)
+# The targets are issue 26's; "NO" marks one not met. The README quotes a run with its machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=3
+corpus=${ASSBIN_CORPUS_DIR:-../shared/corpus}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --corpus) corpus=$2; shift 2 ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "bench-convert.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
+    esac
+done
+
+scripts/install-deps.sh libassimp-dev time
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes assbin_assimp_import >/dev/null
+assbin=build/bin/assbin
+assimp=build/bin/assbin_assimp_import
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+build/bin/assbin_make_shapes "$work/shapes" >/dev/null
+
+# best_ms COMMAND...: the best wall time of $runs runs, in milliseconds (output discarded; the
+# output folder emptied before each run so every run writes everything).
+best_ms() {
+    local best="" start end took
+    for _ in $(seq "$runs"); do
+        rm -rf "$work/out"
+        start=$(date +%s%N)
+        "$@" >/dev/null 2>&1 || true
+        end=$(date +%s%N)
+        took=$(((end - start) / 1000))
+        if [ -z "$best" ] || [ "$took" -lt "$best" ]; then best=$took; fi
+    done
+    awk -v us="$best" 'BEGIN { printf "%.1f", us / 1000 }'
+}
+peak_mb() { rm -rf "$work/out"; /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.0f", $1 / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v value="$1" -v op="$2" -v target="$3" \
+    'BEGIN { ok = (op == "<=") ? value <= target : value >= target; printf "%s", ok ? "yes" : "NO" }'; }
+convert_ms() { best_ms "$assbin" convert "$@" --out-dir "$work/out" --quiet; }
+
+printf '%-52s %12s %12s %8s  %s\n' "input" "assbin" "yardstick" "ratio" "target"
+row() { printf '%-52s %12s %12s %8s  %s\n' "$@"; }
+
+# --- the game-ready corpus set, one process
+set_dir=$work/set
+if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
+    mkdir -p "$set_dir"
+    files=()
+    while IFS=$'\t' read -r path _ _ variant _; do
+        [ "$variant" = full ] || continue
+        file=$corpus/assimp-5.2.5/$path
+        [ "$(stat -c %s "$file")" -ge 20480 ] || continue
+        mkdir -p "$set_dir/$(dirname "$path")"
+        ln -s "$(realpath "$file")" "$set_dir/$path" # the folder keeps names apart: one output each
+        files+=("$file")
+    done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
+    cat "${files[@]}" >/dev/null
+    cat_ms=$(best_ms cat "${files[@]}")
+    one=$(convert_ms "$set_dir" --jobs 1)
+    two=$(convert_ms "$set_dir" --jobs 2)
+    if [ -x "$assimp" ]; then
+        yard=$(best_ms "$assimp" "${files[@]}")
+        row "${#files[@]} corpus dumps, --jobs 1 (vs Assimp)" "$one ms" "$yard ms" "$(ratio "$one" "$yard")" \
+            "<= 0.5: $(verdict "$(ratio "$one" "$yard")" "<=" 0.5)"
+    else
+        row "${#files[@]} corpus dumps, --jobs 1" "$one ms" "(no Assimp)" "" "SKIPPED: assbin_assimp_import not built"
+    fi
+    row "the same, --jobs 2 (vs --jobs 1)" "$two ms" "$one ms" "$(ratio "$one" "$two")x" \
+        ">= 1.8x: $(verdict "$(ratio "$one" "$two")" ">=" 1.8)"
+    row "the same, cat of the dumps" "$cat_ms ms" "" "" ""
+else
+    echo "SKIPPED: no corpus at $corpus (set --corpus or ASSBIN_CORPUS_DIR): the 163-file rows are missing"
+fi
+
+# --- one big mesh
+grid=$work/shapes/grid_700.assbin
+cat "$grid" >/dev/null
+g1=$(convert_ms "$grid" --jobs 1)
+g2=$(convert_ms "$grid" --jobs 2)
+peak=$(peak_mb "$assbin" convert "$grid" --out-dir "$work/out" --jobs 1 --quiet)
+aem_mb=$(awk -v b="$(stat -c %s "$work/out/grid_700.aem")" 'BEGIN { printf "%.1f", b / 1048576 }')
+if [ -x "$assimp" ]; then
+    gy=$(best_ms "$assimp" "$grid")
+    row "grid 700x700 (977k triangles), --jobs 1 (vs Assimp)" "$g1 ms" "$gy ms" "$(ratio "$g1" "$gy")" \
+        "<= 0.5: $(verdict "$(ratio "$g1" "$gy")" "<=" 0.5)"
+fi
+row "grid, --jobs 2 (vs --jobs 1)" "$g2 ms" "$g1 ms" "$(ratio "$g1" "$g2")x" \
+    ">= 1.5x: $(verdict "$(ratio "$g1" "$g2")" ">=" 1.5)"
+row "grid, peak memory (vs the AEM written)" "$peak MB" "$aem_mb MB" "$(ratio "$peak" "$aem_mb")x" \
+    "<= 3x: $(verdict "$(ratio "$peak" "$aem_mb")" "<=" 3)"
+row "grid, cat" "$(best_ms cat "$grid") ms" "" "" ""
+
+# --- high valence: time per triangle must not grow with the size
+per_triangle=()
+for shape in disc_30k:30000 disc_300k:300000 disc_3m:3000000 stack_64:968832; do
+    name=${shape%%:*}
+    triangles=${shape##*:}
+    ms=$(convert_ms "$work/shapes/$name.assbin" --jobs 1)
+    ns=$(awk -v ms="$ms" -v t="$triangles" 'BEGIN { printf "%.0f", ms * 1e6 / t }')
+    per_triangle+=("$ns")
+    yard="" cmp=""
+    if [ -x "$assimp" ] && [ "$name" = disc_300k ]; then
+        yard=$(best_ms "$assimp" "$work/shapes/$name.assbin")
+        cmp="no slower than Assimp: $(verdict "$(ratio "$ms" "$yard")" "<=" 1)"
+        yard="$yard ms"
+    fi
+    row "$name ($triangles triangles), --jobs 1: $ns ns/triangle" "$ms ms" "$yard" "" "$cmp"
+done
+spread=$(printf '%s\n' "${per_triangle[@]}" | sort -n | awk 'NR == 1 { low = $1 } { high = $1 } END { printf "%.2f", high / low }')
+row "time per triangle, largest / smallest of the four" "" "" "${spread}x" \
+    "<= 1.5x: $(verdict "$spread" "<=" 1.5)"
+star=$(convert_ms "$work/shapes/star_65535.assbin" --jobs 1)
+row "star_65535 (one polygon of 65,535 corners)" "$star ms" "" "" ""
