@@ -16,6 +16,7 @@
 // Targets: read / memcpy <= 2 (either state); compressed read / inflate < 1.15; two threads on the
 // many-mesh scene >= 1.6x one; peak <= 2.1 x body + 10 MB.
 #include "support/dump_builder.hpp"
+#include "support/heavy_shapes.hpp"
 
 #include "bench_options.hpp"
 #include "best_time.hpp"
@@ -108,45 +109,12 @@ struct Inputs {
     std::string description;
 };
 
-// An n x n grid of 10 x 10 units whose corner is at (x0, 0, z0).
-assbin_test::MeshSpec grid_mesh(uint32_t n, float x0 = 0.0f, float z0 = 0.0f) {
-    assbin_test::MeshSpec mesh;
-    mesh.primitive_types = 4;
-    std::vector<assbin_test::F3> positions, normals, uvs;
-    const size_t nv = size_t{n} * n;
-    positions.reserve(nv);
-    normals.reserve(nv);
-    uvs.reserve(nv);
-    const float step = 1.0f / static_cast<float>(n - 1);
-    for (uint32_t y = 0; y < n; ++y) {
-        for (uint32_t x = 0; x < n; ++x) {
-            const float u = static_cast<float>(x) * step, v = static_cast<float>(y) * step;
-            positions.push_back(
-                {x0 + u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), z0 + v * 10.0f});
-            normals.push_back({0.0f, 1.0f, 0.0f});
-            uvs.push_back({u, v, 0.0f});
-        }
-    }
-    mesh.positions = std::move(positions);
-    mesh.normals = std::move(normals);
-    mesh.uvs.push_back({2, std::move(uvs)});
-    mesh.faces.reserve(size_t{n - 1} * (n - 1) * 2);
-    for (uint32_t y = 0; y + 1 < n; ++y) {
-        for (uint32_t x = 0; x + 1 < n; ++x) {
-            const uint32_t i = y * n + x;
-            mesh.faces.push_back({i, i + n, i + 1});
-            mesh.faces.push_back({i + 1, i + n, i + n + 1});
-        }
-    }
-    return mesh;
-}
-
 // `meshes` grids of n x n vertices side by side (rows of 8), one node holding them all.
 assbin_test::SceneSpec grid_scene(uint32_t n, uint32_t meshes = 1) {
     assbin_test::SceneSpec scene;
     std::vector<uint32_t> mesh_indices;
     for (uint32_t i = 0; i < meshes; ++i) {
-        scene.meshes.push_back(grid_mesh(n, 10.0f * float(i % 8), 10.0f * float(i / 8)));
+        scene.meshes.push_back(assbin_test::shapes::grid_mesh(n, 10.0f * float(i % 8), 10.0f * float(i / 8)));
         mesh_indices.push_back(i);
     }
     scene.root = assbin_test::make_node("grid", mesh_indices);

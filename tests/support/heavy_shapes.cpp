@@ -12,7 +12,9 @@ MaterialSpec plain_material(const char* name) {
     return {{prop_string("?mat.name", name)}, std::nullopt};
 }
 
-MeshSpec grid_mesh(uint32_t n) {
+} // namespace
+
+MeshSpec grid_mesh(uint32_t n, float x0, float z0) {
     MeshSpec mesh;
     std::vector<F3> positions, normals, uvs;
     const size_t count = size_t{n} * n;
@@ -23,7 +25,8 @@ MeshSpec grid_mesh(uint32_t n) {
     for (uint32_t y = 0; y < n; ++y) {
         for (uint32_t x = 0; x < n; ++x) {
             const float u = static_cast<float>(x) * step, v = static_cast<float>(y) * step;
-            positions.push_back({u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), v * 10.0f});
+            positions.push_back(
+                {x0 + u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), z0 + v * 10.0f});
             normals.push_back({0.0f, 1.0f, 0.0f});
             uvs.push_back({u, v, 0.0f});
         }
@@ -41,8 +44,6 @@ MeshSpec grid_mesh(uint32_t n) {
     }
     return mesh;
 }
-
-} // namespace
 
 SceneSpec fan_disc(uint32_t triangles) {
     MeshSpec mesh;

@@ -25,7 +25,11 @@ SceneSpec stacked_grids(uint32_t n, uint32_t copies);
 // `corners` corners in one face, plus nothing else.
 SceneSpec star_polygon(uint32_t corners);
 
-// An n x n grid (positions, normals, UVs) in one mesh: the ordinary large mesh.
+// An n x n grid of 10 x 10 units whose corner is at (x0, 0, z0), gently waved, with normals and one
+// UV channel: the ordinary large mesh.
+MeshSpec grid_mesh(uint32_t n, float x0 = 0.0f, float z0 = 0.0f);
+
+// grid_mesh(n) alone under one node.
 SceneSpec grid(uint32_t n);
 
 } // namespace assbin_test::shapes
