@@ -61,7 +61,7 @@ report() { # report FILE... -> llvm-cov's per-file table of those sources
 }
 reader_files=(assbin/src/read_*.cpp assbin/src/byte_reader.cpp assbin/src/chunk_walker.cpp
               assbin/src/inflate.cpp assbin/src/layout.cpp)
-converter_files=(converter/src/*.cpp)
+converter_files=(converter/src/*/*.cpp) # pipeline/, geometry/, skeleton/, materials/
 aem_files=(aem/src/*.cpp)
 total_line() { # TOTAL row -> "covered/lines percent"
     awk '$1 == "TOTAL" { lines = $8; missed = $9; printf "%d/%d lines, %.1f%%", lines - missed, lines, 100 * (lines - missed) / lines }'
