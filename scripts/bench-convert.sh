@@ -26,7 +26,8 @@ while [ $# -gt 0 ]; do
 done
 
 scripts/install-deps.sh libassimp-dev time
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
+# The benchmarks live under tests/ (an install check may have configured build/ without them).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes assbin_assimp_import >/dev/null
 assbin=build/bin/assbin
 assimp=build/bin/assbin_assimp_import
@@ -35,20 +36,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build/bin/assbin_make_shapes "$work/shapes" >/dev/null
 
-# best_ms COMMAND...: the best wall time of $runs runs, in milliseconds (output discarded; the
-# output folder emptied before each run so every run writes everything).
-best_ms() {
-    local best="" start end took
-    for _ in $(seq "$runs"); do
-        rm -rf "$work/out"
-        start=$(date +%s%N)
-        "$@" >/dev/null 2>&1 || true
-        end=$(date +%s%N)
-        took=$(((end - start) / 1000))
-        if [ -z "$best" ] || [ "$took" -lt "$best" ]; then best=$took; fi
-    done
-    awk -v us="$best" 'BEGIN { printf "%.1f", us / 1000 }'
-}
+# Every run writes everything: the output folder is emptied first (untimed).
+before_each_run() { rm -rf "$work/out"; }
+source scripts/bench-timing.sh # best_ms
 peak_mb() { rm -rf "$work/out"; /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.0f", $1 / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v value="$1" -v op="$2" -v target="$3" \

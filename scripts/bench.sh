@@ -22,7 +22,8 @@ while [ $# -gt 0 ]; do
 done
 
 scripts/install-deps.sh libdeflate-tools time gzip
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
+# The benchmarks live under tests/ (an install check may have configured build/ without them).
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build build -j "$(nproc)" --target assbin_cli assbin_read_bench >/dev/null
 assbin=build/bin/assbin
 
@@ -51,18 +52,7 @@ tail -c +513 "$grid" >"$work/body"
 cmp -s <(libdeflate-gunzip -c "$work/body.gz") "$work/body" ||
     { echo "bench.sh: the rewrapped stream does not inflate to the body" >&2; exit 1; }
 
-# best_ms COMMAND...: the best wall time of $runs runs, in milliseconds (output discarded).
-best_ms() {
-    local best="" start end took
-    for _ in $(seq "$runs"); do
-        start=$(date +%s%N)
-        "$@" >/dev/null 2>&1 || true
-        end=$(date +%s%N)
-        took=$(((end - start) / 1000))
-        if [ -z "$best" ] || [ "$took" -lt "$best" ]; then best=$took; fi
-    done
-    awk -v us="$best" 'BEGIN { printf "%.2f", us / 1000 }'
-}
+source scripts/bench-timing.sh # best_ms
 cat_both() { cat "$1" "$2"; }
 peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 

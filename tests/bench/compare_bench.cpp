@@ -1,6 +1,6 @@
 // assbin_compare_bench: what comparing two big full dumps costs next to reading them.
 //
-// It builds a grid scene (positions, normals, one UV channel, u32 triangles) as an assbin::Scene,
+// It builds a grid scene (positions, normals, one UV channel, u32 triangles; tests/support/heavy_shapes),
 // writes it with assbin::write_file, and writes a perturbed twin: every position moved by 1e-4
 // (within cmpdump's 0.1, so it must be compared value by value) and every 10,000th vertex moved
 // by 1 (beyond it). Both files are at least 30 MB by default. Then, best of N runs:
@@ -13,6 +13,7 @@
 // usage: assbin_compare_bench [--runs N] [--grid N] [--json] [--keep]
 #include "bench_options.hpp"
 #include "best_time.hpp"
+#include "support/heavy_shapes.hpp"
 
 #include <json_writer.hpp>
 #include <table.hpp>
@@ -57,58 +58,10 @@ Options parse_options(int argc, char** argv) {
     return assbin_test::bench::parse_bench_options(argc, argv, 5, 0, usage);
 }
 
-assbin::VertexStream<assbin::Vec3> stream(std::vector<assbin::Vec3> values) {
-    assbin::VertexStream<assbin::Vec3> s;
-    s.values = std::move(values);
-    s.bounds.min = s.bounds.max = assbin::Vec3::Zero();
-    return s;
-}
-
+// The grid of tests/support/heavy_shapes (the read and convert benchmarks' grid), as a scene.
 assbin::Scene grid_scene(uint32_t n) {
-    const size_t nv = size_t{n} * n;
-    std::vector<assbin::Vec3> positions, normals, uvs;
-    positions.reserve(nv);
-    normals.reserve(nv);
-    uvs.reserve(nv);
-    const float step = 1.0f / static_cast<float>(n - 1);
-    for (uint32_t y = 0; y < n; ++y) {
-        for (uint32_t x = 0; x < n; ++x) {
-            const float u = static_cast<float>(x) * step, v = static_cast<float>(y) * step;
-            positions.emplace_back(u * 10.0f, 0.25f * std::sin(u * 6.0f) * std::cos(v * 6.0f), v * 10.0f);
-            normals.emplace_back(0.0f, 1.0f, 0.0f);
-            uvs.emplace_back(u, v, 0.0f);
-        }
-    }
-    assbin::Mesh mesh;
-    mesh.primitive_types = assbin::kPrimitiveTriangle;
-    mesh.vertex_count = static_cast<uint32_t>(nv);
-    mesh.positions = stream(std::move(positions));
-    mesh.normals = stream(std::move(normals));
-    assbin::UvChannel uv;
-    static_cast<assbin::VertexStream<assbin::Vec3>&>(uv) = stream(std::move(uvs));
-    mesh.uv_channels.push_back(std::move(uv));
-    assbin::FaceList& faces = mesh.faces;
-    faces.indices.reserve(size_t{n - 1} * (n - 1) * 6);
-    for (uint32_t y = 0; y + 1 < n; ++y) {
-        for (uint32_t x = 0; x + 1 < n; ++x) {
-            const uint32_t i = y * n + x;
-            for (uint32_t index : {i, i + n, i + 1, i + 1, i + n, i + n + 1})
-                faces.indices.push_back(index);
-        }
-    }
-    const size_t face_count = faces.indices.size() / 3;
-    faces.offsets.resize(face_count + 1);
-    for (size_t f = 0; f <= face_count; ++f)
-        faces.offsets[f] = static_cast<uint32_t>(3 * f);
-    mesh.face_count = static_cast<uint32_t>(face_count);
-
-    assbin::Scene scene;
-    scene.nodes.resize(1);
-    scene.nodes[0].name = "grid";
-    scene.nodes[0].meshes = {0};
-    scene.meshes.push_back(std::move(mesh));
-    scene.materials.resize(1);
-    return scene;
+    return assbin::read_scene(
+        assbin_test::build_dump(assbin_test::shapes::grid(n), assbin_test::WriterProfile::p5()).bytes);
 }
 
 // Writes the grid dump and a copy whose every position moved by 1e-4 and every 10,000th by 1 more
