@@ -266,9 +266,10 @@ class JobRunner {
     JobRunner(const std::vector<Job>& jobs, const Settings& settings)
         : jobs_(jobs), settings_(settings), options_(settings.options), read_(settings.read),
           outcomes_(jobs.size()), workers_(std::min<size_t>(settings.jobs, jobs.size())) {
-        // One file gets the threads for reading its meshes and for its own texture work; a batch
-        // spreads them over files instead.
+        // One file gets the threads for reading its meshes, converting them and its own texture
+        // work; a batch spreads them over files instead.
         if (jobs.size() == 1) {
+            options_.threads = settings.jobs; // baking, skinning and tangent frames of a big mesh
             options_.texture_threads = settings.jobs;
             read_.threads = settings.jobs;
         }

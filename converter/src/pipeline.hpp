@@ -9,12 +9,14 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -30,6 +32,11 @@ class Report {
   private:
     std::vector<std::string>& warnings_;
 };
+
+// A thread-count option: itself, or one per core for 0.
+inline unsigned thread_count(unsigned asked) {
+    return asked > 0 ? asked : std::max(1u, std::thread::hardware_concurrency());
+}
 
 // "mesh 3", "node 2 'Bone.001'": how messages name things.
 std::string mesh_label(uint32_t mesh);
@@ -249,8 +256,10 @@ std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::ve
 // (indices into `vertices`) whose first corner's vertex is `wanted`; a vertex whose corners get
 // different frames is split: its copies are appended to `vertices`, the corners pointed at them, and
 // the returned list names each copy's source vertex. `positive_zeros` writes -0.0 as +0.0.
+// MikkTSpace's per-triangle steps and group frames run on up to `threads` threads (same result).
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
-                                           std::span<const uint8_t> wanted, bool positive_zeros);
+                                           std::span<const uint8_t> wanted, bool positive_zeros,
+                                           unsigned threads = 1);
 
 // Without options.optimize: fills the tangents of every emitted mesh marked tangents_missing, mesh by
 // mesh in source order; the copies of split vertices follow their mesh's vertices, and

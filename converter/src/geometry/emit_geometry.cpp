@@ -143,7 +143,7 @@ class GeometryEmitter {
 
     unsigned thread_count() const {
         if (options_.threads == 1 || vertex_total_ < kParallelVertices) return 1;
-        return options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+        return detail::thread_count(options_.threads);
     }
 
     // Each skinned mesh's weights grouped by vertex, once, in parallel over meshes; the warnings

@@ -36,9 +36,9 @@ void generate_tangents(TriangleMesh& mesh) {
         std::vector<SurfacePoint> points(mesh.vertex_count());
         for (size_t v = 0; v < points.size(); ++v)
             points[v] = {mesh.positions[v], mesh.normals[v], mesh.uvs[v]};
-        const std::vector<CornerFrame> frames = mikktspace_frames(points, mesh.triangles);
-        for (size_t c = 0; c < frames.size(); ++c)
-            corner_values[c] = tangent_pair(frames[c], mesh.normals[mesh.triangles[c]]);
+        const MeshFrames frames = mikktspace_frames(points, mesh.triangles);
+        for (size_t c = 0; c < frames.corner_frame.size(); ++c)
+            corner_values[c] = tangent_pair(frames.of(c), mesh.normals[mesh.triangles[c]]);
     } else {
         for (size_t c = 0; c < mesh.triangles.size(); ++c)
             corner_values[c] = tangent_pair(CornerFrame{}, mesh.normals[mesh.triangles[c]]);

@@ -7,10 +7,12 @@
 #include "geometry/mikktspace.hpp"
 
 #include "geometry/vertex_groups.hpp"
+#include "run_tasks.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <optional>
 
 namespace assbin::converter::detail {
 
@@ -83,6 +85,7 @@ struct Group {
 
 // Everything the steps share.
 struct Work {
+    unsigned threads = 1;
     std::span<const SurfacePoint> points;
     std::span<const uint32_t> corners;
     std::vector<uint32_t> identity; // per corner: equal position, normal and UV, equal identity
@@ -101,6 +104,20 @@ struct Work {
         return i;
     }
 };
+
+// Runs body(first, last) over [0, count) in chunks on work.threads threads (one chunk, on the
+// calling thread, when the work is small or there is one thread).
+template <class Body>
+void in_chunks(const Work& work, size_t count, Body&& body) {
+    constexpr size_t kChunk = 16384;
+    if (work.threads <= 1 || count <= kChunk) {
+        body(size_t{0}, count);
+        return;
+    }
+    const size_t chunks = (count + kChunk - 1) / kChunk;
+    assbin_common::run_tasks(chunks, work.threads,
+                             [&](size_t k) { body(k * kChunk, std::min(count, (k + 1) * kChunk)); });
+}
 
 // The reference welds corners whose position, normal and UV compare equal (so -0 equals +0).
 void number_identities(Work& work) {
@@ -151,15 +168,20 @@ void init_triangle(Work& work, uint32_t t) {
 void init_triangles(Work& work) {
     const uint32_t count = static_cast<uint32_t>(work.corners.size() / 3);
     work.triangles.resize(count);
-    for (uint32_t t = 0; t < count; ++t) {
-        const Vec3 p0 = work.position(3 * t), p1 = work.position(3 * t + 1), p2 = work.position(3 * t + 2);
-        if (same(p0, p1) || same(p0, p2) || same(p1, p2)) {
-            work.triangles[t].flags = kDegenerate;
-            continue;
+    in_chunks(work, count, [&](size_t first, size_t last) {
+        for (uint32_t t = static_cast<uint32_t>(first); t < last; ++t) {
+            const Vec3 p0 = work.position(3 * t), p1 = work.position(3 * t + 1),
+                       p2 = work.position(3 * t + 2);
+            if (same(p0, p1) || same(p0, p2) || same(p1, p2)) {
+                work.triangles[t].flags = kDegenerate;
+                continue;
+            }
+            init_triangle(work, t);
         }
-        work.good.push_back(t);
-        init_triangle(work, t);
-    }
+    });
+    work.good.reserve(count);
+    for (uint32_t t = 0; t < count; ++t)
+        if ((work.triangles[t].flags & kDegenerate) == 0) work.good.push_back(t);
 }
 
 struct EdgeEntry {
@@ -183,6 +205,9 @@ void sort_by_high(std::vector<EdgeEntry>::iterator first, std::vector<EdgeEntry>
     }
 }
 
+void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector<uint32_t>& start,
+                  uint32_t first_bucket, uint32_t last_bucket);
+
 // Pairs triangles across shared edges walked in opposite directions (consistent winding); of
 // several candidates the lowest-numbered free one, as the reference's sorted edge list gives.
 void link_neighbours(Work& work) {
@@ -204,7 +229,17 @@ void link_neighbours(Work& work) {
             entries[fill[low]++] = {high, t, e};
         }
     }
-    for (uint32_t bucket = 0; bucket < work.identity_count; ++bucket) {
+    // Buckets are independent: each edge of a triangle lies in one bucket only, so threads that take
+    // different buckets write different neighbour slots.
+    in_chunks(work, work.identity_count, [&](size_t first_bucket, size_t last_bucket) {
+        link_buckets(work, entries, start, static_cast<uint32_t>(first_bucket),
+                     static_cast<uint32_t>(last_bucket));
+    });
+}
+
+void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector<uint32_t>& start,
+                  uint32_t first_bucket, uint32_t last_bucket) {
+    for (uint32_t bucket = first_bucket; bucket < last_bucket; ++bucket) {
         const auto first = entries.begin() + start[bucket], last = entries.begin() + start[bucket + 1];
         sort_by_high(first, last);
         for (auto a = first; a != last; ++a) {
@@ -291,7 +326,6 @@ constexpr uint32_t kLargestPairCheck = 1024;
 struct GroupScratch {
     std::vector<Vec3> os, ot;
     std::vector<uint32_t> faces;
-    std::vector<std::pair<std::vector<uint32_t>, Vec3>> subgroups; // sorted faces, their tangent
 };
 
 // Whether any two faces of the group are joined by the reference's subgroup test (projected
@@ -309,16 +343,17 @@ bool group_is_whole(const Work& work, std::span<const uint32_t> members, const G
     return true;
 }
 
-void set_frame(const Work& work, const Group& group, uint32_t f, Vec3 tangent,
-               std::vector<CornerFrame>& frames) {
-    CornerFrame& frame = frames[3 * f + work.corner_of(f, group.identity)];
+CornerFrame frame_of(Vec3 tangent, const Group& group) {
+    CornerFrame frame;
     frame.tangent = Eigen::Vector3f(tangent.x, tangent.y, tangent.z);
     frame.orientation_preserving = group.preserving;
     frame.from_group = true;
+    return frame;
 }
 
-void frames_of_group(const Work& work, const Group& group, GroupScratch& scratch,
-                     std::vector<CornerFrame>& frames) {
+// Each member's projected tangent and bitangent directions at the group's normal (in `scratch`),
+// and that normal.
+Vec3 project_members(const Work& work, const Group& group, GroupScratch& scratch) {
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const uint32_t first = members[0];
     const Vec3 n = vec(work.points[work.corners[3 * first + work.corner_of(first, group.identity)]].normal);
@@ -328,36 +363,77 @@ void frames_of_group(const Work& work, const Group& group, GroupScratch& scratch
         scratch.os[k] = projected(work.triangles[members[k]].os, n);
         scratch.ot[k] = projected(work.triangles[members[k]].ot, n);
     }
-    if (group_is_whole(work, members, scratch)) { // the usual case: one frame for every member
-        scratch.faces.assign(members.begin(), members.end());
-        std::sort(scratch.faces.begin(), scratch.faces.end());
-        const Vec3 tangent = group_tangent(work, scratch.faces, group.identity, n);
-        for (const uint32_t f : members)
-            set_frame(work, group, f, tangent, frames);
-        return;
-    }
+    return n;
+}
+
+// The one tangent of a group whose faces all join (the usual case), or nothing when the group splits.
+std::optional<Vec3> whole_group_tangent(const Work& work, const Group& group, GroupScratch& scratch) {
+    const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
+    const Vec3 n = project_members(work, group, scratch);
+    if (!group_is_whole(work, members, scratch)) return std::nullopt;
+    scratch.faces.assign(members.begin(), members.end());
+    std::sort(scratch.faces.begin(), scratch.faces.end());
+    return group_tangent(work, scratch.faces, group.identity, n);
+}
+
+// A group that splits into subgroups (faces whose projected directions are exactly opposite): one
+// frame per distinct subgroup, appended to `out`, in member order.
+void frames_of_split_group(const Work& work, const Group& group, GroupScratch& scratch, MeshFrames& out) {
+    const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
+    const Vec3 n = project_members(work, group, scratch);
     const auto joined = [&](size_t a, size_t b) {
         return a == b || work.triangles[members[a]].any() || work.triangles[members[b]].any() ||
                (dot(scratch.os[a], scratch.os[b]) > -1.0f && dot(scratch.ot[a], scratch.ot[b]) > -1.0f);
     };
-    scratch.subgroups.clear();
+    std::vector<std::pair<std::vector<uint32_t>, uint32_t>> subgroups; // sorted faces, their frame
     for (size_t k = 0; k < members.size(); ++k) {
         std::vector<uint32_t> faces;
         for (size_t j = 0; j < members.size(); ++j)
             if (joined(k, j)) faces.push_back(members[j]);
         std::sort(faces.begin(), faces.end());
-        auto found = std::find_if(scratch.subgroups.begin(), scratch.subgroups.end(),
-                                  [&](const auto& s) { return s.first == faces; });
-        if (found == scratch.subgroups.end()) {
-            const Vec3 tangent = group_tangent(work, faces, group.identity, n);
-            found = scratch.subgroups.emplace(scratch.subgroups.end(), std::move(faces), tangent);
+        auto found =
+            std::find_if(subgroups.begin(), subgroups.end(), [&](const auto& s) { return s.first == faces; });
+        if (found == subgroups.end()) {
+            out.frames.push_back(frame_of(group_tangent(work, faces, group.identity, n), group));
+            found = subgroups.emplace(subgroups.end(), std::move(faces),
+                                      static_cast<uint32_t>(out.frames.size() - 1));
         }
-        set_frame(work, group, members[k], found->second, frames);
+        out.corner_frame[3 * members[k] + work.corner_of(members[k], group.identity)] = found->second;
+    }
+}
+
+// Every group's frame: the whole groups' tangents computed on the threads, then the frames numbered
+// in group order (a split group's subgroups in place), so the result does not depend on them.
+void frames_of_groups(const Work& work, MeshFrames& out) {
+    std::vector<Vec3> tangent(work.groups.size());
+    std::vector<uint8_t> whole(work.groups.size());
+    in_chunks(work, work.groups.size(), [&](size_t first, size_t last) {
+        GroupScratch scratch;
+        for (size_t g = first; g < last; ++g) {
+            const std::optional<Vec3> t = whole_group_tangent(work, work.groups[g], scratch);
+            whole[g] = t.has_value();
+            if (t) tangent[g] = *t;
+        }
+    });
+    out.frames.reserve(out.frames.size() + work.groups.size());
+    GroupScratch scratch;
+    for (size_t g = 0; g < work.groups.size(); ++g) {
+        const Group& group = work.groups[g];
+        if (!whole[g]) {
+            frames_of_split_group(work, group, scratch, out);
+            continue;
+        }
+        out.frames.push_back(frame_of(tangent[g], group));
+        const uint32_t index = static_cast<uint32_t>(out.frames.size() - 1);
+        for (uint32_t k = group.first; k < group.first + group.count; ++k) {
+            const uint32_t f = work.members[k];
+            out.corner_frame[3 * f + work.corner_of(f, group.identity)] = index;
+        }
     }
 }
 
 // A corner of a degenerate triangle takes the frame of the first healthy corner of its identity.
-void frames_of_degenerate(const Work& work, std::vector<CornerFrame>& frames) {
+void frames_of_degenerate(const Work& work, MeshFrames& out) {
     if (work.good.size() == work.triangles.size()) return;
     std::vector<uint32_t> first_good(work.identity_count, kNone);
     for (const uint32_t t : work.good)
@@ -368,28 +444,29 @@ void frames_of_degenerate(const Work& work, std::vector<CornerFrame>& frames) {
         if ((work.triangles[t].flags & kDegenerate) == 0) continue;
         for (uint32_t c = 3 * t; c < 3 * t + 3; ++c)
             if (const uint32_t source = first_good[work.identity[c]]; source != kNone)
-                frames[c] = frames[source];
+                out.corner_frame[c] = out.corner_frame[source];
     }
 }
 
 } // namespace
 
-std::vector<CornerFrame> mikktspace_frames(std::span<const SurfacePoint> points,
-                                           std::span<const uint32_t> triangles) {
+MeshFrames mikktspace_frames(std::span<const SurfacePoint> points, std::span<const uint32_t> triangles,
+                             unsigned threads) {
     Work work;
+    work.threads = std::max(1u, threads);
     work.points = points;
     work.corners = triangles.first(triangles.size() - triangles.size() % 3);
-    std::vector<CornerFrame> frames(work.corners.size());
-    if (work.corners.empty()) return frames;
+    MeshFrames out;
+    out.frames.assign(1, CornerFrame{}); // index 0: the default frame
+    out.corner_frame.assign(work.corners.size(), 0);
+    if (work.corners.empty()) return out;
     number_identities(work);
     init_triangles(work);
     link_neighbours(work);
     build_groups(work);
-    GroupScratch scratch;
-    for (const Group& group : work.groups)
-        frames_of_group(work, group, scratch, frames);
-    frames_of_degenerate(work, frames);
-    return frames;
+    frames_of_groups(work, out);
+    frames_of_degenerate(work, out);
+    return out;
 }
 
 } // namespace assbin::converter::detail

@@ -31,15 +31,27 @@ struct CornerFrame {
     bool from_group = false;
 };
 
+// MikkTSpace's frames, stored once per group of corners that share one (a corner holds an index):
+// frames[0] is the default frame (CornerFrame{}), frames[corner_frame[c]] is corner c's. Every
+// corner that shares a frame other than the default also shares its identity (position, normal,
+// UV), so anything computed from a frame and a corner's normal can be computed once per frame.
+struct MeshFrames {
+    std::vector<CornerFrame> frames;
+    std::vector<uint32_t> corner_frame;
+
+    const CornerFrame& of(size_t corner) const { return frames[corner_frame[corner]]; }
+};
+
 // The frame of every corner of `triangles` (three indices into `points` each), as
 // genTangSpaceDefault computes it: corners are identified by equal position, normal and UV;
 // triangles with two equal positions are set aside and take the frame of the first healthy corner
 // of the same identity; the others are joined across shared edges around each vertex into groups
 // of one UV orientation (a triangle without usable UVs joins the first group that reaches it), and
 // each corner's tangent is the angle-weighted sum of its group's face tangents projected onto the
-// normal. Indices must be below points.size().
-std::vector<CornerFrame> mikktspace_frames(std::span<const SurfacePoint> points,
-                                           std::span<const uint32_t> triangles);
+// normal. Indices must be below points.size(). The per-triangle steps and the groups' frames run on
+// up to `threads` threads; the result is the same for any thread count.
+MeshFrames mikktspace_frames(std::span<const SurfacePoint> points, std::span<const uint32_t> triangles,
+                             unsigned threads = 1);
 
 // The tangent and bitangent AEM stores for a corner of normal `normal`: MikkTSpace's tangent and
 // bitangent = sign · normal × tangent. Where MikkTSpace has no frame of its own (see CornerFrame),

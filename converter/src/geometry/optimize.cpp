@@ -165,7 +165,8 @@ class GeometryOptimizer {
     size_t add_tangent_frames(size_t count) {
         welded_.resize(count);
         if (options_.record_vertex_origins) welded_origins_.resize(count);
-        const std::vector<uint32_t> copies = write_tangent_frames(welded_, local_, wanted_, true);
+        const std::vector<uint32_t> copies =
+            write_tangent_frames(welded_, local_, wanted_, true, thread_count(options_.threads));
         if (options_.record_vertex_origins) {
             for (const uint32_t source : copies)
                 welded_origins_.push_back(welded_origins_[source]);

@@ -8,6 +8,8 @@
 #include "geometry/mikktspace.hpp"
 #include "pipeline.hpp"
 
+#include <cstring>
+
 namespace assbin::converter::detail {
 
 namespace {
@@ -15,20 +17,21 @@ namespace {
 constexpr uint32_t kNoCopy = ~0u;
 
 // The frames given to the vertices: the first corner to reach a vertex sets it; a corner whose frame
-// matches none of the vertex's copies gets a new copy, appended.
+// matches none of the vertex's copies gets a new copy, appended. A frame shared by corners is shared
+// by corners of one normal (mikktspace.hpp; up to the sign of a zero, which is why the normal is
+// compared before a made pair is reused), so its tangent pair is made once; the default frame's
+// (index 0) depends on each corner's normal.
 class FrameWriter {
   public:
-    FrameWriter(std::vector<aem::Vertex>& vertices, bool positive_zeros)
-        : vertices_(vertices), positive_zeros_(positive_zeros), assigned_(vertices.size(), 0),
-          next_copy_(vertices.size(), kNoCopy) {}
+    FrameWriter(std::vector<aem::Vertex>& vertices, const MeshFrames& frames, bool positive_zeros)
+        : vertices_(vertices), frames_(frames), positive_zeros_(positive_zeros),
+          assigned_(vertices.size(), 0), next_copy_(vertices.size(), kNoCopy), pairs_(frames.frames.size()),
+          normals_(frames.frames.size()), paired_(frames.frames.size(), 0) {}
 
-    void write(uint32_t& index, const CornerFrame& frame) {
+    void write(uint32_t& index, uint32_t frame) {
         const uint32_t v = index;
-        TangentPair value = tangent_pair(frame, vertices_[v].normal);
-        if (positive_zeros_) { // one bit pattern per value for the weld, as emit_geometry does
-            value.tangent.array() += 0.0f;
-            value.bitangent.array() += 0.0f;
-        }
+        const TangentPair value = frame == 0 ? pair_of(0, v) : cached_pair(frame, v);
+
         if (!assigned_[v]) {
             assigned_[v] = 1;
             set(v, value);
@@ -52,6 +55,25 @@ class FrameWriter {
     std::vector<uint32_t> take_copy_sources() { return std::move(copy_sources_); }
 
   private:
+    TangentPair pair_of(uint32_t frame, uint32_t v) const {
+        TangentPair value = tangent_pair(frames_.frames[frame], vertices_[v].normal);
+        if (positive_zeros_) { // one bit pattern per value for the weld, as emit_geometry does
+            value.tangent.array() += 0.0f;
+            value.bitangent.array() += 0.0f;
+        }
+        return value;
+    }
+    TangentPair cached_pair(uint32_t frame, uint32_t v) {
+        const Eigen::Vector3f& normal = vertices_[v].normal;
+        if (paired_[frame] &&
+            std::memcmp(normals_[frame].data(), normal.data(), sizeof(Eigen::Vector3f)) == 0)
+            return pairs_[frame];
+        pairs_[frame] = pair_of(frame, v);
+        normals_[frame] = normal;
+        paired_[frame] = 1;
+        return pairs_[frame];
+    }
+
     TangentPair value_of(uint32_t v) const { return {vertices_[v].tangent, vertices_[v].bitangent}; }
     void set(uint32_t v, const TangentPair& value) {
         vertices_[v].tangent = value.tangent;
@@ -59,10 +81,14 @@ class FrameWriter {
     }
 
     std::vector<aem::Vertex>& vertices_;
+    const MeshFrames& frames_;
     bool positive_zeros_;
     std::vector<uint8_t> assigned_;
     std::vector<uint32_t> next_copy_;
     std::vector<uint32_t> copy_sources_;
+    std::vector<TangentPair> pairs_; // per frame, once made, and the normal it was made for
+    std::vector<Eigen::Vector3f> normals_;
+    std::vector<uint8_t> paired_;
 };
 
 template <class T>
@@ -76,22 +102,35 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& new_index) {
 } // namespace
 
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
-                                           std::span<const uint8_t> wanted, bool positive_zeros) {
-    std::vector<uint32_t> taken; // the positions in `triangles` of the wanted triangles' corners
-    for (uint32_t i = 0; i + 2 < triangles.size(); i += 3) {
-        if (wanted[triangles[i]]) taken.insert(taken.end(), {i, i + 1, i + 2});
-    }
-    if (taken.empty()) return {};
+                                           std::span<const uint8_t> wanted, bool positive_zeros,
+                                           unsigned threads) {
+    const size_t whole = triangles.size() - triangles.size() % 3;
+    size_t wanted_triangles = 0;
+    for (size_t i = 0; i < whole; i += 3)
+        wanted_triangles += wanted[triangles[i]] != 0;
+    if (wanted_triangles == 0) return {};
     std::vector<SurfacePoint> points(vertices.size());
     for (size_t v = 0; v < vertices.size(); ++v)
         points[v] = {vertices[v].position, vertices[v].normal, vertices[v].uv};
+    if (3 * wanted_triangles == whole) { // the usual case: every triangle, read where it is
+        const MeshFrames frames = mikktspace_frames(points, triangles.first(whole), threads);
+        FrameWriter writer(vertices, frames, positive_zeros);
+        for (size_t c = 0; c < whole; ++c)
+            writer.write(triangles[c], frames.corner_frame[c]);
+        return writer.take_copy_sources();
+    }
+    std::vector<uint32_t> taken; // the positions in `triangles` of the wanted triangles' corners
+    taken.reserve(3 * wanted_triangles);
+    for (uint32_t i = 0; i < whole; i += 3) {
+        if (wanted[triangles[i]]) taken.insert(taken.end(), {i, i + 1, i + 2});
+    }
     std::vector<uint32_t> corners(taken.size());
     for (size_t c = 0; c < taken.size(); ++c)
         corners[c] = triangles[taken[c]];
-    const std::vector<CornerFrame> frames = mikktspace_frames(points, corners);
-    FrameWriter writer(vertices, positive_zeros);
+    const MeshFrames frames = mikktspace_frames(points, corners, threads);
+    FrameWriter writer(vertices, frames, positive_zeros);
     for (size_t c = 0; c < taken.size(); ++c)
-        writer.write(triangles[taken[c]], frames[c]);
+        writer.write(triangles[taken[c]], frames.corner_frame[c]);
     return writer.take_copy_sources();
 }
 
@@ -113,7 +152,8 @@ void generate_baked_tangents(EmitResult& emitted, const ConvertOptions& options,
         for (uint32_t& index : indices)
             index -= range.first;
         const std::vector<uint8_t> wanted(vertices.size(), 1);
-        copy_sources[m] = write_tangent_frames(vertices, indices, wanted, false);
+        copy_sources[m] =
+            write_tangent_frames(vertices, indices, wanted, false, thread_count(options.threads));
         std::copy(vertices.begin(), vertices.begin() + range.count, model.vertices.begin() + range.first);
         copies[m].assign(vertices.begin() + range.count, vertices.end());
         for (uint32_t& index : indices) // copies are numbered past the end of the vertex section for now

@@ -14,7 +14,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <thread>
 
 namespace assbin::converter {
 
@@ -157,10 +156,7 @@ class TextureTable {
         // Every embedded texture is written (named by a slot or not), so all are decoded and
         // encoded up front, in parallel; extract() hands them out in the order slots name them.
         extracted_.resize(scene.textures.size());
-        const unsigned threads = options.texture_threads > 0
-                                     ? options.texture_threads
-                                     : std::max(1u, std::thread::hardware_concurrency());
-        assbin_common::run_tasks(extracted_.size(), threads, [&](size_t n) {
+        assbin_common::run_tasks(extracted_.size(), thread_count(options.texture_threads), [&](size_t n) {
             const assbin::Texture& texture = scene.textures[n];
             extracted_[n] = texture.is_compressed() ? extract_compressed(texture, options.keep_embedded_bytes)
                                                     : extract_texels(texture);

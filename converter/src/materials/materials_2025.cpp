@@ -240,8 +240,7 @@ void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& opti
     for (size_t m = 0; m < scene.materials.size(); ++m)
         materials.push_back(builder.build(m));
     std::vector<PendingTexture>& pending = builder.pending();
-    const unsigned threads = options.texture_threads > 0 ? options.texture_threads
-                                                         : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = thread_count(options.texture_threads);
     assbin_common::run_tasks(pending.size(), threads, [&](size_t i) {
         PendingTexture& t = pending[i];
         if (options.max_texture_size > 0) t.level0 = limit_size(t.level0, options.max_texture_size, t.srgb);

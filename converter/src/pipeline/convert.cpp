@@ -174,6 +174,7 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     result.model.bones = skeleton.bones;
     clock.lap("skeleton");
     EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
+    std::vector<PreparedMesh>().swap(meshes); // baked into the model: their copies go before the tangents
     clock.lap("bake+skin");
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
     optimize_geometry(emitted, options, result, report);
