@@ -257,10 +257,26 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
         std::cerr << "assbin: warning: " << job.input.string() << ": " << warning << "\n";
 }
 
+// The jobs' indices, largest input first (ties and unreadable inputs in input order): started in
+// that order, a batch does not end with one worker converting a big file while the others wait.
+std::vector<size_t> largest_first(const std::vector<Job>& jobs) {
+    std::vector<uintmax_t> size(jobs.size(), 0);
+    for (size_t j = 0; j < jobs.size(); ++j) {
+        std::error_code error;
+        const uintmax_t bytes = fs::file_size(jobs[j].input, error);
+        if (!error) size[j] = bytes;
+    }
+    std::vector<size_t> order(jobs.size());
+    for (size_t j = 0; j < order.size(); ++j)
+        order[j] = j;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return size[a] > size[b]; });
+    return order;
+}
+
 // Converts the jobs on `workers` threads and writes them on as many writer threads, so that one
 // file's wait for the disk (every output is flushed before it is renamed into place) overlaps the
 // next file's conversion; at most `workers` converted files wait to be written. Reports the jobs in
-// input order as they complete.
+// input order as they complete (they start largest first).
 class JobRunner {
   public:
     JobRunner(const std::vector<Job>& jobs, const Settings& settings)
@@ -276,6 +292,7 @@ class JobRunner {
     }
 
     Totals run() {
+        order_ = largest_first(jobs_);
         converting_ = workers_;
         std::vector<std::thread> threads;
         for (size_t w = 0; w < workers_; ++w) {
@@ -309,7 +326,8 @@ class JobRunner {
     };
 
     void convert_jobs() {
-        for (size_t j = next_++; j < jobs_.size(); j = next_++) {
+        for (size_t n = next_++; n < jobs_.size(); n = next_++) {
+            const size_t j = order_[n];
             std::optional<PendingWrite> write;
             Outcome outcome = convert_job(jobs_[j], options_, read_, settings_.skip_existing, write);
             std::unique_lock lock(mutex_);
@@ -349,6 +367,7 @@ class JobRunner {
     ReadOptions read_;
     std::vector<std::optional<Outcome>> outcomes_;
     const size_t workers_;
+    std::vector<size_t> order_; // the jobs in the order they are started: largest input first
     std::atomic<size_t> next_{0};
     std::mutex mutex_;
     std::condition_variable changed_; // an outcome, a file to write, room to hand one over, or the end
