@@ -6,6 +6,8 @@
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>
 
+#include <string>
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::vector<std::byte> input = assbin_fuzz::with_variant(data, size, false, false);
     assbin::Scene scene;
@@ -29,8 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
         if (!aem::validate(result.model).empty())
             assbin_fuzz::invariant_broken("convert returned a model that breaks an AEM invariant");
-    } catch (const assbin::converter::ConvertError&) {
-        // A clear refusal: the expected outcome for broken scenes.
+    } catch (const assbin::converter::ConvertError& error) {
+        // A clear refusal is the expected outcome for broken scenes; Internal is by definition a
+        // converter bug (the final model check or flatten found a broken invariant): a finding.
+        if (error.refusal() == assbin::converter::Refusal::Internal)
+            assbin_fuzz::invariant_broken((std::string("convert refused with Internal: ") + error.what()).c_str());
     }
     return 0;
 }
