@@ -117,6 +117,7 @@ void read_meshes(ByteReader& scene, ReadContext& context, uint32_t count, std::v
             if (const std::optional<uint64_t> charged =
                     read_meshes_in_parallel(scene, context, extents, threads, out, skipped)) {
                 context.allocated += *charged; // within the cap: the workers checked the sum
+                if (context.options->report) context.options->report->meshes_read_in_parallel = count;
                 for (std::vector<SkippedChunk>& found : skipped) {
                     if (context.skipped)
                         context.skipped->insert(context.skipped->end(),
@@ -128,6 +129,7 @@ void read_meshes(ByteReader& scene, ReadContext& context, uint32_t count, std::v
             }
             out = {};
             context.allocated = allocated_before;
+            if (context.options->report) context.options->report->parallel_read_gave_way = true;
         }
     }
     read_meshes_in_order(scene, context, count, out);

@@ -134,6 +134,7 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
     Scene scene;
     scene.header = header;
     scene.body_bytes = body.size();
+    if (options.report) *options.report = {};
     ReadContext context;
     context.options = &options;
     context.shortened = header.is_shortened();

@@ -129,7 +129,14 @@ BOOST_AUTO_TEST_CASE(bones_and_unknown_chunks_inside_meshes_come_out_in_file_ord
     const Dump d = build_dump(many_meshes(24), WriterProfile::p5());
     for (unsigned threads : {2u, 4u, 0u}) // 0: one per core
         BOOST_TEST(!check_same_outcome(d.bytes, threads).has_value());
-    const assbin::Scene scene = read_dump(d.bytes, on_threads(4));
+    assbin::ReadReport report;
+    assbin::ReadOptions options = on_threads(4);
+    options.report = &report;
+    const assbin::Scene scene = read_dump(d.bytes, options);
+    // The parallel path ran and kept its meshes (a reader that always fell back would pass the
+    // equality checks above, not this).
+    BOOST_TEST(report.meshes_read_in_parallel == 24u);
+    BOOST_TEST(!report.parallel_read_gave_way);
     BOOST_TEST_REQUIRE(scene.skipped_chunks.size() == 6u); // meshes 3, 7, 11, 15, 19, 23
     for (size_t i = 0; i < scene.skipped_chunks.size(); ++i) {
         BOOST_TEST(scene.skipped_chunks[i].path == "scene/mesh[" + std::to_string(4 * i + 3) + "]");
@@ -151,10 +158,17 @@ BOOST_AUTO_TEST_CASE(the_default_threshold_keeps_small_scenes_on_one_thread_and_
     }
     const Dump d = build_dump(s, WriterProfile::p5());
     BOOST_TEST_REQUIRE(d.body.size() > (size_t{1} << 20));
+    assbin::ReadReport report;
     assbin::ReadOptions defaults;
     defaults.threads = 2;
+    defaults.report = &report;
     const assbin::Scene one = read_dump(d.bytes), many = read_dump(d.bytes, defaults);
     check_same_scene(one, many);
+    BOOST_TEST(report.meshes_read_in_parallel == 40u);
+    // A small scene stays on one thread by default, though two are allowed.
+    read_dump(build_dump(many_meshes(6), WriterProfile::p5()).bytes, defaults);
+    BOOST_TEST(report.meshes_read_in_parallel == 0u);
+    BOOST_TEST(!report.parallel_read_gave_way);
 }
 
 BOOST_AUTO_TEST_CASE(damage_in_a_later_mesh_fails_at_the_same_byte_with_the_same_words) {
@@ -164,6 +178,13 @@ BOOST_AUTO_TEST_CASE(damage_in_a_later_mesh_fails_at_the_same_byte_with_the_same
     const std::optional<assbin::ParseError> error = check_same_outcome(d.bytes, 2);
     BOOST_TEST_REQUIRE(error.has_value());
     BOOST_TEST(error->chunk_path() == "scene/mesh[7]");
+    // The threads met the damage and gave way; the one-thread read reported it.
+    assbin::ReadReport report;
+    assbin::ReadOptions options = on_threads(2);
+    options.report = &report;
+    BOOST_CHECK_THROW(read_dump(d.bytes, options), assbin::ParseError);
+    BOOST_TEST(report.parallel_read_gave_way);
+    BOOST_TEST(report.meshes_read_in_parallel == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(of_two_damaged_meshes_the_first_in_the_file_is_reported) {

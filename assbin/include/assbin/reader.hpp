@@ -56,6 +56,13 @@ struct ChunkRecord {
     std::vector<std::pair<std::string, std::string>> fields; // identifying fields: name, counts, key
 };
 
+// How a read went about its work, beyond the scene it returns (ReadOptions::report): for tests and
+// tools that must see which path ran; the scene is the same either way.
+struct ReadReport {
+    uint32_t meshes_read_in_parallel = 0; // meshes decoded on threads and kept (0: one-thread read)
+    bool parallel_read_gave_way = false;  // a parallel read met damage or the cap: one thread decided
+};
+
 struct ReadOptions {
     ReadLimits limits;
     // When set, every chunk is appended here in file order as it is entered; on a ParseError the
@@ -85,6 +92,8 @@ struct ReadOptions {
     unsigned threads = 1;
     // Below this, starting threads costs more than decoding in one (about 1 MB of meshes take 0.1 ms).
     uint64_t parallel_mesh_bytes = uint64_t{1} << 20;
+    // When set, filled with how the read went (see ReadReport); reset at the start of each read.
+    ReadReport* report = nullptr;
 };
 
 // Reads the 512-byte header (and the compressed prefix when the compressed flag is set).
