@@ -7,6 +7,8 @@
 # scripts/check-install.sh installs that build and uses it as a C++ user would (and the .deb packages).
 #   scripts/test.sh            all of it (what CI does)
 #   scripts/test.sh --quick    the Release run only (its install check: static only)
+# A check this machine cannot run (no root, no corpus, no Chromium, no Node) is reported skipped with
+# its reason, and listed after each test run; under CI=true such a skip is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,14 @@ run_suite() { # build-dir, then extra CMake options
     cmake -S . -B "$dir" -DASSBIN_BUILD_TESTS=ON -DASSBIN_WERROR=ON "${corpus_option[@]}" "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
     (cd "$dir" && ctest --output-on-failure -j "$jobs")
+    # What could not run here, and why (each such check prints "SKIPPED: why"; under CI=true a
+    # skip fails its test instead: CI is set up to run everything).
+    local skipped
+    skipped=$(grep -h "^SKIPPED: " "$dir/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u || true)
+    if [ -n "$skipped" ]; then
+        echo "== Skipped checks in $dir ($(echo "$skipped" | wc -l)):"
+        echo "$skipped"
+    fi
 }
 
 echo "== Release build and tests"
