@@ -43,6 +43,13 @@ std::string mesh_label(uint32_t mesh);
 std::string node_label(const assbin::Scene& scene, uint32_t node);
 std::string quote_name(std::string_view name);
 
+// ---- convert.cpp ----
+
+// The last step: throws ConvertError (Internal, "a converter bug") naming the first AEM invariant
+// the converted model breaks. `vertices_valid` says whether emit_geometry found every vertex within
+// the vertex rules (checked there, block by block, as they were written).
+void check_model(const aem::Model& model, bool vertices_valid);
+
 // ---- flatten.cpp: the node hierarchy and geometry baked into model space ----
 
 struct MeshReference {

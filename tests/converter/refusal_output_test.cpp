@@ -1,5 +1,6 @@
 // Refusals (shortened dumps, no triangles, non-finite transforms) and rule 10: outputs written
 // atomically, nothing partial left behind on failure.
+#include "pipeline.hpp"
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
 #include "support/refusal_check.hpp"
@@ -108,6 +109,44 @@ BOOST_AUTO_TEST_CASE(an_existing_output_is_replaced_whole) {
     std::ofstream(temp.path() / "box.aem") << "old content";
     assbin::converter::write_output(textured_result(), temp.path() / "box.aem");
     BOOST_TEST((aem::read_file(temp.path() / "box.aem") == textured_result().model));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The last safety net of convert(): a model that breaks an AEM invariant is refused as Internal (a
+// converter bug), never returned or written. Fed here with a good model broken on purpose, one
+// invariant at a time, since a correct converter never makes one.
+BOOST_AUTO_TEST_SUITE(internal_refusal)
+
+BOOST_AUTO_TEST_CASE(a_broken_model_is_refused_as_a_converter_bug) {
+    const aem::Model good =
+        assbin::converter::convert(
+            assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin")))
+            .model;
+    BOOST_CHECK_NO_THROW(assbin::converter::detail::check_model(good, true));
+    const auto refused_as_internal = [](const aem::Model& model, bool vertices_valid) {
+        try {
+            assbin::converter::detail::check_model(model, vertices_valid);
+        } catch (const assbin::converter::ConvertError& error) {
+            return error.refusal() == assbin::converter::Refusal::Internal &&
+                   std::string(error.what()).find("a converter bug") != std::string::npos;
+        }
+        return false;
+    };
+    aem::Model index_past_the_vertices = good;
+    index_past_the_vertices.indices[4] = static_cast<uint32_t>(good.vertices.size());
+    BOOST_TEST(refused_as_internal(index_past_the_vertices, true));
+    aem::Model mesh_past_the_indices = good;
+    mesh_past_the_indices.meshes.back().index_count += 3;
+    BOOST_TEST(refused_as_internal(mesh_past_the_indices, true));
+    aem::Model material_missing = good;
+    material_missing.meshes.front().material = static_cast<uint32_t>(good.materials.size());
+    BOOST_TEST(refused_as_internal(material_missing, true));
+    aem::Model bone_after_its_child = good;
+    BOOST_TEST_REQUIRE(good.bones.size() > 2u);
+    bone_after_its_child.bones[1].parent = 2;
+    BOOST_TEST(refused_as_internal(bone_after_its_child, true));
+    BOOST_TEST(refused_as_internal(good, false)); // emit_geometry found a vertex outside the rules
 }
 
 BOOST_AUTO_TEST_SUITE_END()

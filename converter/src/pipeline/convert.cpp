@@ -105,6 +105,18 @@ void refuse_without_triangles(const assbin::Scene& scene, const NodeGraph& graph
     throw ConvertError(Refusal::NoTriangles, "no triangles left to convert: " + why);
 }
 
+void fill_stats(const aem::Model& model, ConvertStats& stats) {
+    stats.vertices = model.vertices.size();
+    stats.triangles = model.indices.size() / 3;
+    stats.meshes = model.meshes.size();
+    stats.bones = model.bones.size();
+    stats.animations = model.animations.size();
+}
+
+} // namespace
+
+namespace {
+
 // The vertices were checked block by block as they were written (emit_geometry).
 bool indices_are_valid(const aem::Model& model) {
     unsigned valid = model.indices.size() % 3 == 0;
@@ -118,6 +130,10 @@ bool indices_are_valid(const aem::Model& model) {
     }
     return valid != 0;
 }
+
+} // namespace
+
+namespace detail {
 
 // The safety net: a model that breaks an AEM invariant is a converter bug, never written. The
 // vertices were checked as they were written, the indices and meshes are checked here in one pass,
@@ -140,15 +156,7 @@ void check_model(const aem::Model& model, bool vertices_valid) {
                                               " AEM invariants (a converter bug); first: " + first);
 }
 
-void fill_stats(const aem::Model& model, ConvertStats& stats) {
-    stats.vertices = model.vertices.size();
-    stats.triangles = model.indices.size() / 3;
-    stats.meshes = model.meshes.size();
-    stats.bones = model.bones.size();
-    stats.animations = model.animations.size();
-}
-
-} // namespace
+} // namespace detail
 
 ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options) {
     if (assbin::holds_file_records(scene)) { // read with array_views: converted from a copy
