@@ -13,7 +13,7 @@ best_ms() {
         "$@" >/dev/null 2>&1 || status=$?
         end=$(date +%s%N)
         if [ "$status" -ne "${expect_status:-0}" ]; then
-            echo "benchmark: '$*' exited with $status (expected ${expect_status:-0}); run it by hand to see why" >&2
+            echo "benchmark: '$1 $2 $3 ...' exited with $status (expected ${expect_status:-0}); run it by hand to see why" >&2
             return 1
         fi
         took=$(((end - start) / 1000))
