@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 namespace {
@@ -191,6 +192,17 @@ BOOST_DATA_TEST_CASE(without_optimisation_the_output_is_the_source_order_one_byt
     const aem::Model model = convert_fixture(fixture + ".assbin", options).model;
     const auto expected = assbin_test::fixture_bytes("source-order/" + fixture + ".aem");
     BOOST_TEST((aem::to_bytes(model) == expected));
+}
+
+// Every file of tests/data/source-order is compared by the case above.
+BOOST_AUTO_TEST_CASE(every_source_order_golden_is_compared) {
+    const std::set<std::string> compared{"FBX__huesitos.fbx.aem", "Collada__box_nested_animation.dae.aem"};
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(assbin_test::fixture_path("source-order"))) {
+        ++files;
+        BOOST_TEST(compared.count(entry.path().filename().string()) == 1u, entry.path().filename());
+    }
+    BOOST_TEST(files == compared.size());
 }
 
 BOOST_AUTO_TEST_CASE(degenerate_triangles_are_kept_and_counted) {

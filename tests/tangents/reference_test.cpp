@@ -22,7 +22,10 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <iterator>
 #include <ostream>
 #include <string>
 
@@ -107,6 +110,22 @@ BOOST_DATA_TEST_CASE(the_live_reference_agrees_to_a_tenth_of_a_degree, kNamedMod
 
 // What makes each named model a test of something: the cube's corners meet across UV seams, the
 // dwarf has mirrored UV islands (both orientations), the rifle's node scale is not uniform.
+// Every stored answer in tests/data/tangents is one of a named model (an answer nothing compares
+// proves nothing).
+BOOST_AUTO_TEST_CASE(every_stored_answer_is_compared) {
+    size_t answers = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(assbin_test::fixture_path("tangents"))) {
+        ++answers;
+        const std::string name = entry.path().filename().string();
+        const bool named =
+            std::any_of(std::begin(kNamedModels), std::end(kNamedModels), [&](const NamedModel& model) {
+                return name == std::string(model.fixture) + ".mktr";
+            });
+        BOOST_TEST(named, name << " is in tests/data/tangents but no named model compares it");
+    }
+    BOOST_TEST(answers == std::size(kNamedModels));
+}
+
 BOOST_AUTO_TEST_CASE(the_named_models_hold_what_they_are_named_for) {
     const Converted cube = convert_named("BLEND__BlenderDefault_250.blend.assbin");
     BOOST_TEST(cube.corners.size() == 1u);
