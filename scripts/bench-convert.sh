@@ -15,16 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=3
-corpus=${ASSBIN_CORPUS_DIR:-../shared/corpus}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --runs) runs=$2; shift 2 ;;
-    --corpus) corpus=$2; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) echo "bench-convert.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
-    esac
-done
+source scripts/bench-timing.sh # best_ms, bench_arguments
+bench_arguments "$0" "$@"
 
 scripts/install-deps.sh libassimp-dev time
 # The benchmarks live under tests/ (an install check may have configured build/ without them).
@@ -39,7 +31,6 @@ build/bin/assbin_make_shapes "$work/shapes" >/dev/null
 
 # Every run writes everything: the output folder is emptied first (untimed).
 before_each_run() { rm -rf "$work/out"; }
-source scripts/bench-timing.sh # best_ms
 peak_mb() { rm -rf "$work/out"; /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.0f", $1 / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v value="$1" -v op="$2" -v target="$3" \

@@ -8,16 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=3
-corpus=${ASSBIN_CORPUS_DIR:-../shared/corpus}
-while [ $# -gt 0 ]; do
-    case $1 in
-    --runs) runs=$2; shift 2 ;;
-    --corpus) corpus=$2; shift 2 ;;
-    -h | --help) sed -n '2,7p' "$0"; exit 0 ;;
-    *) echo "bench-render.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
-    esac
-done
+source scripts/bench-timing.sh # best_ms, bench_arguments
+bench_arguments "$0" "$@"
 
 scripts/install-deps.sh
 # The benchmarks live under tests/ (an install check may have configured build/ without them).
@@ -28,7 +20,6 @@ assbin=build/bin/assbin
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build/bin/assbin_make_shapes "$work/shapes" >/dev/null
-source scripts/bench-timing.sh # best_ms
 
 grid=$work/shapes/grid_700.assbin
 big=$(best_ms "$assbin" render "$grid" -o "$work/big.png" --size 1024x1024)

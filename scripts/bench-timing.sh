@@ -21,3 +21,21 @@ best_ms() {
     done
     awk -v us="$best" 'BEGIN { printf "%.2f", us / 1000 }'
 }
+
+# bench_arguments SCRIPT ARG...: the options the corpus benchmarks share. Sets runs (--runs N,
+# default 3) and corpus (--corpus DIR, default $ASSBIN_CORPUS_DIR or ../shared/corpus); --help
+# prints SCRIPT's header comment; anything else is a usage error (exit 2).
+bench_arguments() {
+    local script=$1
+    shift
+    runs=3
+    corpus=${ASSBIN_CORPUS_DIR:-../shared/corpus}
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --runs) runs=$2; shift 2 ;;
+        --corpus) corpus=$2; shift 2 ;;
+        -h | --help) sed -n '2,/^set -/p' "$script" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "$(basename "$script"): unknown argument $1 (--help lists them)" >&2; exit 2 ;;
+        esac
+    done
+}
