@@ -73,6 +73,32 @@ BOOST_AUTO_TEST_CASE(a_non_finite_transform_on_a_mesh_node_is_refused) {
     BOOST_TEST(refused_with(s.scene, Refusal::NonFinite, "'root'"));
 }
 
+// Found by fuzz_convert once Internal refusals abort it: finite positions that a finite transform
+// takes past float's range (here 3e30 x a scale of 3e30) are the input's fault, refused as NonFinite
+// naming the node, not a broken model caught at the end as a converter bug.
+BOOST_AUTO_TEST_CASE(positions_placed_beyond_float_range_are_refused_naming_the_node) {
+    assbin_test::SceneMaker s;
+    s.mesh({{0, 0, 0}, {3e30f, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+    s.material();
+    assbin::Matrix4 huge = assbin::Matrix4::Identity();
+    huge(0, 0) = 3e30;
+    s.node("giant", -1, huge, {0});
+    BOOST_TEST(
+        refused_with(s.scene, Refusal::NonFinite, "'giant' places 1 of mesh 0's vertex positions beyond"));
+}
+
+// Large but finite coordinates are fine: the final check once summed a vertex's floats in float,
+// where 3e38 + 3e38 overflowed and a valid model was refused as a converter bug (fuzz_convert).
+BOOST_AUTO_TEST_CASE(large_finite_positions_convert) {
+    assbin_test::SceneMaker s;
+    s.mesh({{3e38f, 3e38f, 0}, {3e38f, 0, 3e38f}, {0, 3e38f, 3e38f}}, {{0, 1, 2}});
+    s.material();
+    s.node("root", -1, assbin::Matrix4::Identity(), {0});
+    const ConvertResult result = assbin::converter::convert(s.scene);
+    BOOST_TEST(result.model.indices.size() == 3u);
+    BOOST_TEST(aem::validate(result.model).empty());
+}
+
 BOOST_AUTO_TEST_CASE(the_model_and_its_textures_are_written_and_read_back) {
     assbin_test::TempDir temp;
     const ConvertResult result = textured_result();

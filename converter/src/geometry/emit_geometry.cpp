@@ -26,12 +26,16 @@ constexpr size_t kParallelVertices = size_t{1} << 16; // below this, threads cos
 
 // aem::validate's rules for one vertex, in one tight pass (its per-vertex checks, which build a
 // location string per field, cost as much as reading the whole dump). 0 · x is NaN exactly when x
-// is NaN or infinite, so one sum tells whether every float is finite.
+// is NaN or infinite, so one sum tells whether every float is finite — summed in double, where
+// large finite floats cannot overflow (in float, two of 3e38 made a valid vertex look broken:
+// fuzz_convert's third finding).
 unsigned vertex_is_valid(const aem::Vertex& v, size_t bones) {
-    const float zero_unless_broken =
-        0.0f * (v.position.sum() + v.normal.sum() + v.tangent.sum() + v.bitangent.sum() + v.uv.sum() +
-                v.bone_weights[0] + v.bone_weights[1] + v.bone_weights[2] + v.bone_weights[3]);
-    unsigned valid = zero_unless_broken == 0.0f;
+    const double zero_unless_broken =
+        0.0 *
+        (v.position.cast<double>().sum() + v.normal.cast<double>().sum() + v.tangent.cast<double>().sum() +
+         v.bitangent.cast<double>().sum() + v.uv.cast<double>().sum() + double(v.bone_weights[0]) +
+         double(v.bone_weights[1]) + double(v.bone_weights[2]) + double(v.bone_weights[3]));
+    unsigned valid = zero_unless_broken == 0.0;
     double sum = 0;
     unsigned skinned = 0;
     for (size_t s = 0; s < 4; ++s) {
@@ -63,6 +67,7 @@ struct Block {
     size_t repaired = 0;
     SkinTally skin;
     unsigned valid = 1;
+    size_t overflowed = 0; // finite source positions that the node's transform took past float's range
 };
 
 class GeometryEmitter {
@@ -181,6 +186,7 @@ class GeometryEmitter {
                                    skeleton_.extra_bone[placement.reference], out);
         for (aem::Vertex& vertex : out) { // while they are in cache: the safety net's vertex part,
             block.valid &= vertex_is_valid(vertex, skeleton_.bones.size());
+            block.overflowed += !vertex.position.allFinite();
             if (options_.optimize) positive_zeros(vertex); // and one bit pattern per value for the weld
         }
     }
@@ -199,13 +205,23 @@ class GeometryEmitter {
         for (size_t p = 0; p < placements_.size(); ++p) {
             const Placement& placement = placements_[p];
             const auto [n, m] = graph_.references[placement.reference];
-            size_t repaired = 0;
+            size_t repaired = 0, overflowed = 0;
             SkinTally skin;
             for (; block < blocks_.size() && blocks_[block].placement == p; ++block) {
                 repaired += blocks_[block].repaired;
+                overflowed += blocks_[block].overflowed;
                 skin.lost_influences += blocks_[block].skin.lost_influences;
                 skin.unweighted += blocks_[block].skin.unweighted;
                 emitted.vertices_valid = emitted.vertices_valid && blocks_[block].valid;
+            }
+            if (overflowed > 0) {
+                // Source positions with NaN or infinity never reach here (their faces are dropped):
+                // these were finite, and the placement made them too large for a float.
+                throw ConvertError(Refusal::NonFinite,
+                                   node_label(scene_, n) + " places " + std::to_string(overflowed) + " of " +
+                                       mesh_label(m) +
+                                       "'s vertex positions beyond the range of a float "
+                                       "(its global transform scales or moves them past 3.4e38)");
             }
             report_reference(placement, repaired, skin);
             // refuse_broken_references checked the material index.

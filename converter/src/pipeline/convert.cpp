@@ -149,9 +149,13 @@ void check_model(const aem::Model& model, bool vertices_valid) {
     rest.sequences = model.sequences;
     rest.keyframes = model.keyframes;
     std::vector<aem::Violation> violations = aem::validate(rest);
-    if (violations.empty() && vertices_valid && indices_are_valid(model)) return;
+    const bool indices_valid = indices_are_valid(model);
+    if (violations.empty() && vertices_valid && indices_valid) return;
     violations = aem::validate(model);
-    const std::string first = violations.empty() ? "(none named)" : aem::to_string(violations.front());
+    const std::string first = !violations.empty() ? aem::to_string(violations.front())
+                              : !vertices_valid   ? "(none named; the vertex check failed)"
+                              : !indices_valid    ? "(none named; the index check failed)"
+                                                  : "(none named)";
     throw ConvertError(Refusal::Internal, "the converted model breaks " + std::to_string(violations.size()) +
                                               " AEM invariants (a converter bug); first: " + first);
 }

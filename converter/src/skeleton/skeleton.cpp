@@ -89,6 +89,12 @@ class SkeletonBuilder {
             for (size_t i = 0; i < count; ++i) {
                 aem::Bone bone;
                 if (i < claims_[n].size()) bone.inverse_bind = claims_[n][i].cast<float>();
+                if (!bone.inverse_bind.allFinite()) { // finite in double, past float's range
+                    throw ConvertError(Refusal::NonFinite,
+                                       node_label(scene_, n) +
+                                           "'s inverse bind matrix (its bone offset · the "
+                                           "mesh node's inverse) is beyond the range of a float");
+                }
                 bone.parent = parent;
                 skeleton.bones.push_back(bone);
                 skeleton.bone_node.push_back(n);
