@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <fstream>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -11,29 +12,124 @@ void print_error(std::string_view what) {
 }
 
 void print_parse_error(std::string_view file, const ParseError& error) {
-    print_error(std::string(file) + ": " + error.what());
+    const std::string hint =
+        error.code() == ErrorCode::NotAssbin ? other_verb_hint(std::string(file), "") : "";
+    print_error(std::string(file) + ": " + error.what() + hint);
 }
 
+int usage_error(std::string_view what, std::string_view usage) {
+    print_error(std::string(what) + "\nusage: " + std::string(usage.substr(0, usage.find("\n\n"))));
+    return kExitUnreadable;
+}
+
+namespace {
+
+// "FILE", "ACTUAL and EXPECTED", "IN, OUT and X".
+std::string joined_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (size_t i = 0; i < words.size(); ++i) {
+        if (i > 0) out += i + 1 == words.size() ? " and " : ", ";
+        out += words[i];
+    }
+    return out;
+}
+
+bool is_count_option(const po::option_description& option) {
+    const po::value_semantic* semantic = option.semantic().get();
+    return dynamic_cast<const po::typed_value<unsigned long>*>(semantic) != nullptr ||
+           dynamic_cast<const po::typed_value<unsigned int>*>(semantic) != nullptr ||
+           dynamic_cast<const po::typed_value<unsigned long long>*>(semantic) != nullptr;
+}
+
+constexpr const char* kExtraOperands = "extra-operands";
+
+} // namespace
+
 std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::string>& args,
-                                                      std::string_view usage,
+                                                      const VerbSyntax& syntax,
                                                       const po::options_description& options,
-                                                      const po::positional_options_description& positional,
                                                       int* exit_code) {
+    // Operands are hidden options fed by position: --help lists only what a user types as an option.
+    po::options_description hidden;
+    po::positional_options_description positional;
+    bool unbounded = false;
+    for (const Operand& operand : syntax.operands) {
+        if (operand.many) {
+            hidden.add_options()(operand.option.c_str(), po::value<std::vector<std::string>>());
+            positional.add(operand.option.c_str(), -1);
+            unbounded = true;
+        } else {
+            hidden.add_options()(operand.option.c_str(), po::value<std::string>());
+            positional.add(operand.option.c_str(), 1);
+        }
+    }
+    if (!unbounded) { // one operand too many is named, not "too many positional options"
+        hidden.add_options()(kExtraOperands, po::value<std::vector<std::string>>());
+        positional.add(kExtraOperands, -1);
+    }
+    po::options_description all;
+    all.add(options).add(hidden);
+    const std::string verb(syntax.verb);
+    const auto fail = [&](const std::string& what) {
+        *exit_code = usage_error(what, syntax.usage);
+        return std::nullopt;
+    };
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+        const po::parsed_options parsed =
+            po::command_line_parser(args).options(all).positional(positional).run();
+        for (const po::option& option : parsed.options) {
+            const po::option_description* described = options.find_nothrow(option.string_key, false);
+            if (!described || !is_count_option(*described)) continue;
+            for (const std::string& token : option.value) {
+                if (!token.empty() && token[0] == '-') {
+                    return fail("--" + option.string_key + " takes a whole number, not '" + token + "'");
+                }
+            }
+        }
+        po::store(parsed, vm);
         if (vm.count("help")) {
-            std::cout << "usage: " << usage << "\n\n" << options << "\n";
+            std::cout << "usage: " << syntax.usage << "\n\n" << options << "\n" << kExitCodeTable;
             *exit_code = kExitOk;
             return std::nullopt;
         }
         po::notify(vm);
     } catch (const po::error& e) {
-        print_error(std::string(e.what()) + "\nusage: " + std::string(usage));
-        *exit_code = kExitUnreadable;
-        return std::nullopt;
+        return fail(e.what());
+    }
+    if (vm.count(kExtraOperands)) {
+        const Operand& last = syntax.operands.back();
+        const std::string count = syntax.operands.size() == 1
+                                      ? "one " + last.word
+                                      : std::to_string(syntax.operands.size()) + " operands";
+        return fail(verb + " takes " + count + "; '" +
+                    vm[kExtraOperands].as<std::vector<std::string>>().front() + "' is one too many");
+    }
+    std::vector<std::string> missing;
+    for (const Operand& operand : syntax.operands) {
+        if (operand.required && !vm.count(operand.option)) missing.push_back(operand.word);
+    }
+    if (!missing.empty()) {
+        if (missing.size() == 1) {
+            const bool vowel =
+                std::string_view("AEIOU").find(missing.front().front()) != std::string_view::npos;
+            return fail(verb + " needs " + (vowel ? "an " : "a ") + missing.front());
+        }
+        return fail(verb + " needs " + joined_words(missing));
     }
     return vm;
+}
+
+std::string other_verb_hint(const std::string& file, std::string_view verb) {
+    char start[19] = {};
+    std::ifstream in(file, std::ios::binary);
+    in.read(start, sizeof start);
+    const std::string_view bytes(start, static_cast<size_t>(in.gcount()));
+    if (verb != "aem-info" && verb != "render" && bytes.starts_with("AEM"))
+        return " (it is an AEM model: 'assbin aem-info' reads it)";
+    if (verb == "aem-info" && bytes.starts_with("ASSIMP.binary-dump"))
+        return " (it is an ASSBIN dump: 'assbin info' reads it)";
+    return "";
 }
 
 } // namespace assbin::cli

@@ -23,21 +23,52 @@ using assbin_common::json_quote;
 using assbin_common::printable;
 using assbin_common::shell_quote;
 
+// One table for every verb (kExitCodeTable prints it; the README holds the same lines, a test
+// compares them, and another runs each verb into each code).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitDiffers = 1;    // "files differ", "invalid", or a failed file in a batch
-inline constexpr int kExitUnreadable = 2; // unreadable input or usage error
+inline constexpr int kExitDiffers = 1; // done, answer negative: differs, invalid, refused, or a batch failure
+inline constexpr int kExitUnreadable =
+    2;                                   // not done: usage error, or the input missing, unreadable or damaged
+inline constexpr int kExitCannotRun = 3; // not done here: no OpenGL context, or an output cannot be written
+
+inline constexpr std::string_view kExitCodeTable =
+    "exit codes (the same for every verb):\n"
+    "  0  done: everything asked for (cmp: no difference; aem-info --validate: valid)\n"
+    "  1  done, with a negative answer: a difference (cmp), an invalid model (aem-info --validate),\n"
+    "     a dump that cannot be converted, or a file of a batch (folder, several inputs, sheet) failed\n"
+    "  2  not done: a usage error, an input missing, unreadable or damaged, or no input in the folders\n"
+    "  3  not done here: no OpenGL context (render), or an output cannot be written\n";
 
 // Prints "assbin: error: <what>" on stderr.
 void print_error(std::string_view what);
 // Prints "assbin: error: <file>: at byte <offset> in <chunk path>: <message>" on stderr.
 void print_parse_error(std::string_view file, const ParseError& error);
+// Prints "assbin: error: <what>" and the verb's synopsis; returns kExitUnreadable.
+int usage_error(std::string_view what, std::string_view usage);
 
-// Parses a verb's arguments. Returns nullopt after printing help (exit 0 wanted, `*exit_code` = 0)
-// or a usage error (`*exit_code` = 2). `positional` names the positional options in order.
+// A verb's positional argument, named as its synopsis names it; never listed among the options.
+struct Operand {
+    std::string option; // the internal name ("file")
+    std::string word;   // the synopsis's word ("FILE")
+    bool many = false;  // any number of them (IN...)
+    bool required = true;
+};
+
+struct VerbSyntax {
+    std::string_view verb;  // "info"
+    std::string_view usage; // the synopsis and what the verb does, shown by --help and usage errors
+    std::vector<Operand> operands;
+};
+
+// Parses a verb's arguments. Returns nullopt after printing help (`*exit_code` = 0) or a usage
+// error (`*exit_code` = 2), worded in the synopsis's terms: "info needs a FILE", "info takes one
+// FILE; 'b' is one too many", "--depth takes a whole number, not '-1'".
 std::optional<boost::program_options::variables_map>
-parse_verb_arguments(const std::vector<std::string>& args, std::string_view usage,
-                     const boost::program_options::options_description& options,
-                     const boost::program_options::positional_options_description& positional,
-                     int* exit_code);
+parse_verb_arguments(const std::vector<std::string>& args, const VerbSyntax& syntax,
+                     const boost::program_options::options_description& options, int* exit_code);
+
+// When `file` is not what this verb reads but another verb's input (an AEM model given to `info`, a
+// dump given to `aem-info`): " (it is an AEM model: use 'assbin aem-info')"; otherwise "".
+std::string other_verb_hint(const std::string& file, std::string_view verb);
 
 } // namespace assbin::cli

@@ -41,7 +41,7 @@ void print_usage(std::ostream& out) {
     }
     out << "\noptions:\n  --help      this text\n  --version   print the version (assbin "
         << assbin::version_string << ") and exit\n";
-    out << "\nexit codes: 0 success, 1 differences or invalid content, 2 unreadable input or usage error\n";
+    out << "\n" << assbin::cli::kExitCodeTable;
 }
 
 } // namespace

@@ -24,7 +24,10 @@ namespace assbin::cli {
 
 namespace {
 
-constexpr std::string_view kUsage = "assbin aem-info FILE.aem [--json] [--validate] [--pose ANIM TIME]";
+constexpr std::string_view kUsage =
+    "assbin aem-info FILE [--json] [--validate] [--pose ANIM TIME]\n\n"
+    "Summarises an AEM model (either layout): counts, meshes, materials, bones, animations and mesh\n"
+    "metrics; --validate lists every broken invariant; --pose prints the skinning matrices at a time.";
 
 struct PoseRequest {
     uint32_t animation;
@@ -585,7 +588,7 @@ std::optional<PoseRequest> parse_pose(const std::string& file, const aem::Model&
     }
     if (request.animation >= model.animations.size()) {
         print_error(file + ": --pose: no animation " + (is_index ? anim : json_quote(anim)) +
-                    " (the model has " + std::to_string(model.animations.size()) + ")");
+                    " (the model has " + counted(model.animations.size(), "animation") + ")");
         return std::nullopt;
     }
     const std::string& time = tokens[1];
@@ -616,16 +619,13 @@ bool extract_pose(std::vector<std::string>& args, std::optional<std::vector<std:
 
 po::options_description describe_options() {
     // Program_Options prints the caption above the options: the exit codes go there too.
-    po::options_description options(
-        "exit codes: 0 fine; 1 violations with --validate, or --pose on an invalid "
-        "model;\n            2 unreadable file or usage error\n\noptions");
+    po::options_description options("options");
     options.add_options()("help,h", "show this help")("json", "print the same information as JSON")(
         "validate", "check every invariant of AEM version 1 and list each violation with its location; "
                     "exit 1 when there is any")(
         "pose", po::value<std::vector<std::string>>()->multitoken()->value_name("ANIM TIME"),
         "print every bone's skinning matrix (global · inverse bind) in animation ANIM (index or name) "
-        "at TIME seconds; the model must be valid")("file", po::value<std::string>()->required(),
-                                                    "the AEM model to read");
+        "at TIME seconds; the model must be valid (exit 1 if not)");
     return options;
 }
 
@@ -634,20 +634,15 @@ po::options_description describe_options() {
 int run_aem_info(const std::vector<std::string>& args) {
     std::vector<std::string> remaining = args;
     std::optional<std::vector<std::string>> pose_tokens;
-    if (!extract_pose(remaining, pose_tokens)) {
-        print_error("--pose takes two values, ANIM and TIME, once\nusage: " + std::string(kUsage));
-        return kExitUnreadable;
-    }
+    if (!extract_pose(remaining, pose_tokens))
+        return usage_error("--pose takes two values, ANIM and TIME, once", kUsage);
     const po::options_description options = describe_options();
-    po::positional_options_description positional;
-    positional.add("file", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(remaining, kUsage, options, positional, &exit_code);
+    const auto vm =
+        parse_verb_arguments(remaining, {"aem-info", kUsage, {{"file", "FILE"}}}, options, &exit_code);
     if (!vm) return exit_code;
-    if (vm->count("pose")) { // "--pose=ANIM": the option is declared for --help only
-        print_error("--pose takes two separate values: --pose ANIM TIME\nusage: " + std::string(kUsage));
-        return kExitUnreadable;
-    }
+    if (vm->count("pose")) // "--pose=ANIM": the option is declared for --help only
+        return usage_error("--pose takes two separate values: --pose ANIM TIME", kUsage);
     const std::string file = (*vm)["file"].as<std::string>();
     const bool wants_pose = pose_tokens.has_value();
 
@@ -655,7 +650,8 @@ int run_aem_info(const std::vector<std::string>& args) {
     try {
         model = aem::read_file(file);
     } catch (const aem::Error& error) {
-        print_error(file + ": " + error.what());
+        print_error(file + ": " + error.what() +
+                    (error.code() == aem::ErrorCode::NotAem ? other_verb_hint(file, "aem-info") : ""));
         return kExitUnreadable;
     }
 
@@ -669,8 +665,8 @@ int run_aem_info(const std::vector<std::string>& args) {
         validating || wants_pose ? aem::validate(model) : std::vector<aem::Violation>{};
     if (wants_pose && !violations.empty()) {
         // Evaluation is defined for valid models only; a pose of a broken one would mislead.
-        print_error(file + ": cannot pose: the model has " + std::to_string(violations.size()) +
-                    " violation(s) of the format's invariants (--validate lists them)");
+        print_error(file + ": cannot pose: the model has " + counted(violations.size(), "violation") +
+                    " of the format's invariants (--validate lists them)");
         return kExitDiffers;
     }
     const aem::Pose pose =

@@ -1,8 +1,9 @@
 // `assbin cmp ACTUAL EXPECTED`: compares two dumps, or two folders of dumps matched by relative
 // path, by value (assbin::compare), and reports every difference with its scene path.
 //
-// Exit codes: 0 every pair the same (or differing only where --known-failures allows), 1 a pair
-// differs or a file is missing on one side, 2 unreadable input or usage error.
+// Exit codes (cli_common.hpp's table): 0 every pair the same (or excused by --known-failures); 1 a
+// pair differs, is new or missing, changed its expected failure, or (folders) cannot be read; 2 one
+// of two files cannot be read, or a usage error; 3 the --html report cannot be written.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
 #include "render/html_report.hpp"
@@ -16,8 +17,10 @@
 #include <mapped_file.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,11 +39,11 @@ constexpr std::string_view kUsage =
     "assbin cmp ACTUAL EXPECTED [--epsilon E] [--relative R] [--ulps N] [--by-value] [--max-diffs N]\n"
     "                  [--ignore GLOB]... [--known-failures FILE] [--strict] [--json] [--verbose] [--html "
     "REPORT.html]\n"
-    "                  [--jobs N]\n"
+    "                  [--jobs N]\n\n"
     "ACTUAL and EXPECTED are two dumps, or two folders (a regression database and a fresh run) whose\n"
-    "dumps are matched by relative path; a 0-byte file is an expected-failure marker (Assimp's databases)\n"
-    "exit: 0 every pair the same or excused by --known-failures; 1 a pair differs, is missing on one side,\n"
-    "or an expected failure changed (import now succeeds / now fails); 2 an unreadable file or a usage error";
+    "dumps are matched by relative path; a 0-byte file is an expected-failure marker (Assimp's databases).\n"
+    "A pair is same, different, new (only in ACTUAL), missing (only in EXPECTED), now-succeeds (EXPECTED\n"
+    "a marker), now-fails (ACTUAL a marker) or unreadable; the same words in lines, summary and JSON.";
 
 // How many differences the text report shows per pair in folder mode (JSON shows all it kept).
 constexpr size_t kFolderDiffsShown = 5;
@@ -56,9 +59,9 @@ const char* status_name(Status status) {
     case Status::Different:
         return "different";
     case Status::MissingActual:
-        return "missing-actual";
+        return "missing";
     case Status::MissingExpected:
-        return "missing-expected";
+        return "new";
     case Status::NowSucceeds:
         return "now-succeeds";
     case Status::NowFails:
@@ -253,15 +256,15 @@ std::vector<std::string> reader_findings(const Pair& pair) {
     std::vector<std::string> findings;
     const auto side = [&](const char* name, uint64_t trailing, const std::vector<SkippedChunk>& skipped) {
         if (trailing > 0)
-            findings.push_back(std::string(name) + ": " + with_thousands(trailing) +
-                               " bytes after the SCENE chunk");
+            findings.push_back(std::string(name) + ": " + counted(trailing, "byte") +
+                               " after the SCENE chunk");
         if (skipped.empty()) return;
         std::string list;
         for (size_t i = 0; i < skipped.size() && i < 3; ++i)
             list += (i ? ", " : "") + skipped[i].path + " id " + hex(skipped[i].id);
         if (skipped.size() > 3) list += ", ...";
-        findings.push_back(std::string(name) + ": " + with_thousands(skipped.size()) + " unknown " +
-                           (skipped.size() == 1 ? "chunk" : "chunks") + " skipped (" + list + ")");
+        findings.push_back(std::string(name) + ": " + counted(skipped.size(), "unknown chunk") +
+                           " skipped (" + list + ")");
     };
     side("ACTUAL", pair.trailing_actual, pair.skipped_actual);
     side("EXPECTED", pair.trailing_expected, pair.skipped_expected);
@@ -284,11 +287,10 @@ void print_file_text(const Pair& pair) {
                   << ": ACTUAL is an empty expected-failure marker, EXPECTED a dump\n";
     } else if (pair.status == Status::Same) {
         std::cout << (pair.stale ? "same (listed in the known failures: stale)" : "same")
-                  << ": no differences in " << with_thousands(result.values_compared) << " values compared"
+                  << ": no differences in " << counted(result.values_compared, "value") << " compared"
                   << ignored << (mode.empty() ? "" : "; " + mode) << "\n";
     } else {
-        std::cout << "different" << known << ": " << with_thousands(result.total)
-                  << (result.total == 1 ? " difference" : " differences") << ignored
+        std::cout << "different" << known << ": " << counted(result.total, "difference") << ignored
                   << (mode.empty() ? "" : "; " + mode) << "\n";
         print_differences(pair, result.differences.size());
     }
@@ -383,16 +385,19 @@ void print_folder_text(const std::vector<Pair>& pairs, const std::vector<std::st
         std::printf("%-17s %12s  %s%s\n", status_name(pair.status), diffs.c_str(), pair.name.c_str(),
                     note.empty() ? "" : ("  (" + note + ")").c_str());
     }
-    if (hidden)
-        std::cout << "(" << with_thousands(hidden)
-                  << " pairs that are the same are not listed; --verbose lists them)\n";
+    if (hidden) {
+        std::cout << "(" << counted(hidden, "pair that is", "pairs that are")
+                  << " the same not listed; --verbose lists them)\n";
+    }
     for (const std::string& name : unmatched) {
         std::cout << "stale known failure: " << name << " (no such pair)\n";
     }
 
     const Totals totals = count(pairs);
     std::cout << "\nsummary\n";
-    const auto row = [](const char* label, size_t value) { std::printf("  %-28s %8zu\n", label, value); };
+    const auto row = [](const char* label, size_t value) {
+        std::printf("  %-28s %8s\n", label, with_thousands(value).c_str());
+    };
     row("same", totals.same);
     row("  of which both empty", totals.both_empty);
     row("different", totals.different);
@@ -413,8 +418,7 @@ void print_folder_text(const std::vector<Pair>& pairs, const std::vector<std::st
         if (!header) std::cout << "\nfirst differences of each differing pair\n";
         header = true;
         std::cout << pair.name << (pair.known_failure ? " (known failure)" : "") << ": "
-                  << with_thousands(pair.result.total)
-                  << (pair.result.total == 1 ? " difference" : " differences");
+                  << counted(pair.result.total, "difference");
         const std::string mode = compared_as(pair.result);
         std::cout << (mode.empty() ? "" : "; " + mode) << "\n";
         print_differences(pair, shown);
@@ -546,8 +550,8 @@ void print_json(const std::string& actual, const std::string& expected, bool fol
     json.field("with_reader_findings", static_cast<unsigned long long>(totals.with_findings));
     json.field("known_failures", static_cast<unsigned long long>(totals.known));
     json.field("stale", static_cast<unsigned long long>(totals.stale + unmatched.size()));
-    json.field("missing_actual", static_cast<unsigned long long>(totals.missing_actual));
-    json.field("missing_expected", static_cast<unsigned long long>(totals.missing_expected));
+    json.field("new", static_cast<unsigned long long>(totals.missing_expected));
+    json.field("missing", static_cast<unsigned long long>(totals.missing_actual));
     json.field("unreadable", static_cast<unsigned long long>(totals.unreadable));
     json.end_object();
     json.field("exit_code", exit_code);
@@ -557,9 +561,19 @@ void print_json(const std::string& actual, const std::string& expected, bool fol
 
 // ---- options
 
-std::optional<std::set<std::string>> load_known_failures(const std::string& path) {
+// The names listed in `path`, or nullopt with `why` set (the system's reason) when it cannot be read.
+std::optional<std::set<std::string>> load_known_failures(const std::string& path, std::string& why) {
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+        why = "Is a directory";
+        return std::nullopt;
+    }
+    errno = 0;
     std::ifstream list(path);
-    if (!list) return std::nullopt;
+    if (!list) {
+        why = errno ? std::strerror(errno) : "cannot be opened";
+        return std::nullopt;
+    }
     std::set<std::string> names;
     for (std::string line; std::getline(list, line);) {
         const size_t comment = line.find(" #");
@@ -589,15 +603,15 @@ bool read_settings(const po::variables_map& vm, Settings& settings) {
     if (vm.count("html")) settings.html = vm["html"].as<std::string>();
     if (!std::isfinite(options.epsilon) || options.epsilon < 0 ||
         (options.relative && (!std::isfinite(*options.relative) || *options.relative < 0))) {
-        print_error(std::string("--epsilon and --relative take a finite number of 0 or more\nusage: ") +
-                    std::string(kUsage));
+        usage_error("--epsilon and --relative take a finite number of 0 or more", kUsage);
         return false;
     }
     if (vm.count("known-failures")) {
         const std::string path = vm["known-failures"].as<std::string>();
-        const auto names = load_known_failures(path);
+        std::string why;
+        const auto names = load_known_failures(path, why);
         if (!names) {
-            print_error(path + ": cannot read the known-failures list");
+            print_error(path + ": cannot read the known-failures list (" + why + ")");
             return false;
         }
         settings.known_failures = *names;
@@ -633,18 +647,19 @@ po::options_description cmp_options() {
         "html", po::value<std::string>()->value_name("REPORT.html"),
         "also write a self-contained HTML page: each pair's verdict and differences, pictures of EXPECTED "
         "and "
-        "ACTUAL side by side, and where they differ (shortened dumps: their bounds as boxes)")(
-        "actual", po::value<std::string>()->required(), "the dump (or folder) under test")(
-        "expected", po::value<std::string>()->required(), "the reference dump (or folder)");
+        "ACTUAL side by side, and where they differ (shortened dumps: their bounds as boxes); the "
+        "differences listed up to --max-diffs per pair");
     options.add(jobs_option("threads that decode each dump's meshes (default: the number of cores)"));
     options.add(read_limit_options());
     return options;
 }
 
-int exit_code_of(const std::vector<Pair>& pairs) {
+int exit_code_of(const std::vector<Pair>& pairs, bool folders) {
+    // Two files: an unreadable one means nothing was compared (2). Folders are a batch: an unreadable
+    // pair is one failed file among the others, compared and reported (1).
     if (std::any_of(pairs.begin(), pairs.end(),
                     [](const Pair& p) { return p.status == Status::Unreadable && !p.known_failure; })) {
-        return kExitUnreadable;
+        return folders ? kExitDiffers : kExitUnreadable;
     }
     if (std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.failing(); }))
         return kExitDiffers;
@@ -653,18 +668,18 @@ int exit_code_of(const std::vector<Pair>& pairs) {
 
 // The --html page; false (reported) when it cannot be written.
 bool write_html(const std::string& path, const std::string& actual, const std::string& expected,
-                const std::vector<Pair>& pairs) {
+                const std::vector<Pair>& pairs, size_t max_diffs) {
     std::vector<render::ReportPair> report;
     for (const Pair& pair : pairs) {
         render::ReportPair entry{pair.name, status_name(pair.status), {}, {}, {}};
         if (pair.status != Status::MissingActual) entry.actual = pair.actual;
         if (pair.status != Status::MissingExpected) entry.expected = pair.expected;
         if (pair.status == Status::Unreadable) entry.differences.push_back(pair.error);
-        for (size_t d = 0; d < std::min<size_t>(pair.result.differences.size(), kFolderDiffsShown); ++d)
+        const size_t listed = std::min(pair.result.differences.size(), max_diffs);
+        for (size_t d = 0; d < listed; ++d)
             entry.differences.push_back(difference_line(pair.result.differences[d]));
-        if (pair.result.total > kFolderDiffsShown)
-            entry.differences.push_back("... " + std::to_string(pair.result.total - kFolderDiffsShown) +
-                                        " more");
+        if (pair.result.total > listed)
+            entry.differences.push_back("... and " + with_thousands(pair.result.total - listed) + " more");
         report.push_back(std::move(entry));
     }
     try {
@@ -680,19 +695,15 @@ bool write_html(const std::string& path, const std::string& actual, const std::s
 
 int run_cmp(const std::vector<std::string>& args) {
     const po::options_description options = cmp_options();
-    po::positional_options_description positional;
-    positional.add("actual", 1).add("expected", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm = parse_verb_arguments(
+        args, {"cmp", kUsage, {{"actual", "ACTUAL"}, {"expected", "EXPECTED"}}}, options, &exit_code);
     if (!vm) return exit_code;
     Settings settings;
     if (!read_settings(*vm, settings)) return kExitUnreadable;
     settings.read = read_options_from(*vm);
     const std::optional<unsigned> jobs = jobs_from(*vm);
-    if (!jobs) {
-        print_error("--jobs must be 1..1024\nusage: " + std::string(kUsage));
-        return kExitUnreadable;
-    }
+    if (!jobs) return usage_error("--jobs must be 1..1024", kUsage);
     settings.read.threads = *jobs;
     const std::string actual = (*vm)["actual"].as<std::string>();
     const std::string expected = (*vm)["expected"].as<std::string>();
@@ -703,8 +714,7 @@ int run_cmp(const std::vector<std::string>& args) {
         if (!missing.empty())
             print_error(missing + ": no such folder");
         else
-            print_error(std::string("ACTUAL and EXPECTED must be two files or two folders\nusage: ") +
-                        std::string(kUsage));
+            return usage_error("ACTUAL and EXPECTED must be two files or two folders", kUsage);
         return kExitUnreadable;
     }
     std::vector<Pair> pairs;
@@ -733,8 +743,10 @@ int run_cmp(const std::vector<std::string>& args) {
     for (const Pair& pair : pairs) {
         if (pair.status == Status::Unreadable) print_error(pair.error);
     }
-    exit_code = exit_code_of(pairs);
-    if (!settings.html.empty() && !write_html(settings.html, actual, expected, pairs)) return kExitUnreadable;
+    exit_code = exit_code_of(pairs, folders);
+    if (!settings.html.empty() &&
+        !write_html(settings.html, actual, expected, pairs, settings.compare.max_diffs))
+        return kExitCannotRun;
     if (settings.json)
         print_json(actual, expected, folders, settings, pairs, unmatched, exit_code);
     else if (folders)

@@ -3,6 +3,7 @@
 // or the reason it failed); a failure never stops the batch, and the exit code is 1 if any failed.
 #include "cli_common.hpp"
 #include "conversion_record.hpp"
+#include "progress_bar.hpp"
 #include "read_limit_options.hpp"
 #include "verbs.hpp"
 
@@ -41,7 +42,13 @@ constexpr std::string_view kUsage =
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
     "                      [--texture-dir DIR]... [--max-texture-size N] [--compress] "
     "[--keep-embedded-bytes]\n"
-    "                      [--jobs N] [--quiet] [--skip-existing]";
+    "                      [--jobs N] [--quiet] [--skip-existing]\n\n"
+    "Converts full dumps to AEM models. IN is a dump or a folder (searched for *.assbin); each output\n"
+    "goes beside its input, under --out-dir (keeping the folder structure), or to -o when there is one.\n"
+    "By default the geometry is game-ready: identical vertices welded, one mesh per material,\n"
+    "triangles in vertex-cache then overdraw order, vertices in first-use order (meshoptimizer).\n"
+    "Each file gets a line: counts, then 'geometry: V0 -> V vertices, ACMR A0 -> A, M0 -> M meshes'\n"
+    "(source order -> written; ACMR = vertices transformed per triangle, 16-entry FIFO cache).";
 
 struct Job {
     fs::path input;
@@ -51,14 +58,47 @@ struct Job {
 
 struct Outcome {
     bool ok = false;
-    bool skipped = false; // --skip-existing: the output is up to date
+    int exit_code = kExitOk; // a failure's code, for a lone input: 1 refused, 2 unreadable, 3 not written
+    bool skipped = false;    // --skip-existing: the output is up to date
     std::string error;
     converter::ConvertStats stats;
     std::vector<std::string> warnings;
 };
 
+// Options given on the command line (not left at their defaults) whose subject a dump may lack.
+struct GivenOptions {
+    bool ticks_per_second = false;
+    bool crease_angle = false;
+    bool keep_embedded_bytes = false;
+};
+
+// A warning for each given option this scene gives nothing to work on (an option is never silently
+// idle): a rate for animations that all give their own, a crease angle where every mesh has normals,
+// embedded bytes kept where no image file is embedded.
+std::vector<std::string> idle_option_warnings(const Scene& scene, const GivenOptions& given) {
+    std::vector<std::string> warnings;
+    if (given.ticks_per_second && std::none_of(scene.animations.begin(), scene.animations.end(),
+                                               [](const Animation& a) { return a.ticks_per_second == 0; })) {
+        warnings.push_back(
+            scene.animations.empty()
+                ? "--ticks-per-second is not used: the dump has no animation"
+                : "--ticks-per-second is not used: every animation gives its own ticks per second");
+    }
+    if (given.crease_angle && std::all_of(scene.meshes.begin(), scene.meshes.end(), [](const Mesh& mesh) {
+            return mesh.normals.has_value() || !mesh.positions || mesh.positions->values.empty();
+        })) {
+        warnings.push_back("--crease-angle is not used: every mesh has its own normals");
+    }
+    if (given.keep_embedded_bytes && std::none_of(scene.textures.begin(), scene.textures.end(),
+                                                  [](const Texture& t) { return t.is_compressed(); })) {
+        warnings.push_back("--keep-embedded-bytes is not used: the dump embeds no image file");
+    }
+    return warnings;
+}
+
 struct Settings {
     converter::ConvertOptions options;
+    GivenOptions given;
     ReadOptions read;
     unsigned jobs = 1;
     bool quiet = false;
@@ -102,6 +142,7 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
                                   : file.parent_path() / aem_name(file),
                         {}});
     }
+    if (out_file && jobs.size() == 1) jobs.front().output = *out_file; // a folder holding one dump too
     std::map<fs::path, size_t> first_use;
     for (size_t j = 0; j < jobs.size(); ++j) {
         const auto [at, fresh] = first_use.emplace(jobs[j].output.lexically_normal(), j);
@@ -121,17 +162,19 @@ struct PendingWrite {
 
 // Reads and converts one job; everything but writing, which is left in `write` (set only when the
 // conversion succeeded and there is something to write).
-Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const ReadOptions& read_options,
-                    bool skip_existing, std::optional<PendingWrite>& write) {
+Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const GivenOptions& given,
+                    const ReadOptions& read_options, bool skip_existing, std::optional<PendingWrite>& write) {
     Outcome outcome;
     if (!job.setup_error.empty()) {
         outcome.error = job.setup_error;
+        outcome.exit_code = kExitUnreadable;
         return outcome;
     }
     try {
         std::string source_key, settings_key; // hashed only when a record is asked for
         Scene scene;
         {
+            outcome.exit_code = kExitUnreadable;
             const std::vector<std::byte> source = load_file_bytes(job.input);
             if (skip_existing) {
                 source_key = content_key(source);
@@ -143,11 +186,14 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
             }
             scene = read_scene(source, read_options);
         } // the file's bytes are freed before the conversion's arrays arrive (a lower peak)
+        outcome.exit_code = kExitDiffers;
         converter::ConvertOptions options = base;
         options.texture_stem = job.output.stem().string();
         options.source_folder = job.input.parent_path();
         write =
             PendingWrite{converter::convert(scene, options), std::move(source_key), std::move(settings_key)};
+        for (std::string& warning : idle_option_warnings(scene, given))
+            write->result.warnings.push_back(std::move(warning));
     } catch (const ParseError& error) {
         outcome.error = error.what();
     } catch (const converter::ConvertError& error) {
@@ -173,38 +219,18 @@ void write_job(const Job& job, PendingWrite& write, bool skip_existing, Outcome&
         outcome.warnings = std::move(write.result.warnings);
     } catch (const aem::Error& error) {
         outcome.error = std::string("cannot write the output: ") + error.what();
+        outcome.exit_code = kExitCannotRun;
     } catch (const std::exception& error) {
         outcome.error = error.what();
+        outcome.exit_code = kExitCannotRun;
     }
 }
-
-// A one-line bar on stderr, redrawn in place; only when stderr is a terminal.
-class ProgressBar {
-  public:
-    ProgressBar(size_t total, bool enabled) : total_(total), enabled_(enabled) {}
-
-    void clear() const {
-        if (enabled_) std::fputs("\r\033[K", stderr);
-    }
-
-    void draw(size_t done, size_t failed) const {
-        if (!enabled_) return;
-        constexpr size_t kWidth = 30;
-        const size_t filled = total_ == 0 ? kWidth : done * kWidth / total_;
-        std::fprintf(stderr, "\r[%s%s] %zu/%zu files, %zu failed", std::string(filled, '#').c_str(),
-                     std::string(kWidth - filled, '.').c_str(), done, total_, failed);
-        std::fflush(stderr);
-    }
-
-  private:
-    size_t total_;
-    bool enabled_;
-};
 
 struct Totals {
     size_t converted = 0, skipped = 0, failed = 0, vertices = 0, triangles = 0, bones = 0, animations = 0,
            warnings = 0;
     size_t source_vertices = 0, source_transformed = 0, transformed = 0, source_meshes = 0, meshes = 0;
+    int first_failure_code = kExitOk;
 };
 
 std::string acmr_text(size_t transformed, size_t triangles) {
@@ -224,6 +250,7 @@ std::string geometry_change(size_t source_vertices, size_t vertices, size_t sour
 
 void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& totals) {
     if (!outcome.ok) {
+        if (totals.failed == 0) totals.first_failure_code = outcome.exit_code;
         ++totals.failed;
         print_error(job.input.string() + ": " + outcome.error);
         return;
@@ -247,9 +274,10 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& 
     totals.source_meshes += s.source_meshes;
     totals.meshes += s.meshes;
     if (quiet) return;
-    std::cout << job.input.string() << " -> " << job.output.string() << ": " << with_thousands(s.vertices)
-              << " vertices, " << with_thousands(s.triangles) << " triangles, " << s.bones << " bones, "
-              << s.animations << " animations, " << outcome.warnings.size() << " warnings; "
+    std::cout << job.input.string() << " -> " << job.output.string() << ": "
+              << counted(s.vertices, "vertex", "vertices") << ", " << counted(s.triangles, "triangle") << ", "
+              << counted(s.bones, "bone") << ", " << counted(s.animations, "animation") << ", "
+              << counted(outcome.warnings.size(), "warning") << "; "
               << geometry_change(s.source_vertices, s.vertices, s.source_vertices_transformed,
                                  s.vertices_transformed, s.triangles, s.source_meshes, s.meshes)
               << std::endl;
@@ -299,7 +327,7 @@ class JobRunner {
             threads.emplace_back([this] { convert_jobs(); });
             threads.emplace_back([this] { write_jobs(); });
         }
-        const ProgressBar bar(jobs_.size(), jobs_.size() > 1 && !settings_.quiet && ::isatty(STDERR_FILENO));
+        const ProgressBar bar(jobs_.size(), !settings_.quiet);
         Totals totals;
         bar.draw(0, 0);
         for (size_t j = 0; j < jobs_.size(); ++j) {
@@ -329,7 +357,8 @@ class JobRunner {
         for (size_t n = next_++; n < jobs_.size(); n = next_++) {
             const size_t j = order_[n];
             std::optional<PendingWrite> write;
-            Outcome outcome = convert_job(jobs_[j], options_, read_, settings_.skip_existing, write);
+            Outcome outcome =
+                convert_job(jobs_[j], options_, settings_.given, read_, settings_.skip_existing, write);
             std::unique_lock lock(mutex_);
             if (write) {
                 changed_.wait(lock, [&] { return to_write_.size() < workers_; });
@@ -381,19 +410,14 @@ Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
 
 po::options_description describe_options() {
     // Program_Options prints the caption above the options: what the output says goes there.
-    po::options_description options(
-        "By default the geometry is game-ready: identical vertices welded, one mesh per material,\n"
-        "triangles in vertex-cache then overdraw order, vertices in first-use order (meshoptimizer).\n"
-        "Each file gets a line: counts, then 'geometry: V0 -> V vertices, ACMR A0 -> A, M0 -> M meshes'\n"
-        "(source order -> written; ACMR = vertices transformed per triangle, 16-entry FIFO cache).\n"
-        "exit codes: 0 all converted; 1 some file failed (the others are still written); 2 usage error\n\n"
-        "options");
+    po::options_description options("options");
     options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                       "the AEM file to write (one input only)")(
         "out-dir", po::value<std::string>(), "folder for the outputs (default: beside each input)")(
         "uv-channel", po::value<long>()->default_value(0),
-        "UV channel to write, 0..7")("ticks-per-second", po::value<double>()->default_value(25.0),
-                                     "playback rate for animations that give 0 ticks per second")(
+        "UV channel to write, 0..7 (a mesh without it: a warning naming the channels it has)")(
+        "ticks-per-second", po::value<double>()->default_value(25.0),
+        "playback rate for animations that give 0 ticks per second")(
         "crease-angle", po::value<double>()->default_value(60.0),
         "generated normals are split where faces meet at more than DEG degrees, 0..180")(
         "layout", po::value<std::string>()->default_value("2024"),
@@ -407,54 +431,76 @@ po::options_description describe_options() {
         "keep-meshes", "one AEM mesh per (node, mesh) of the dump instead of one per material")(
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
-        "keep-embedded-bytes", "write compressed embedded textures byte for byte instead of as PNG")(
+        "keep-embedded-bytes",
+        "2024 layout: write compressed embedded textures byte for byte instead of as PNG")(
         "jobs,j", po::value<long>(),
         "files converted in parallel; one file alone: threads that read its meshes and convert it "
         "(default: the number of cores)")(
         "skip-existing",
         "skip an input whose output is up to date: recorded (in the output folder's .assbin-convert.log) as "
         "converted from a source of the same content with the same options, and unchanged since; an "
-        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors")(
-        "input", po::value<std::vector<std::string>>(), "dumps or folders");
+        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors");
     options.add(read_limit_options());
     return options;
 }
 
 // Range checks and conflicts the parser cannot express; prints the problem and returns nullopt.
 std::optional<Settings> settings_from(const po::variables_map& vm) {
-    const auto usage_error = [](const std::string& what) {
-        print_error(what + "\nusage: " + std::string(kUsage));
+    const auto refuse = [](const std::string& what) {
+        usage_error(what, kUsage);
         return std::optional<Settings>();
     };
     Settings settings;
     const long uv = vm["uv-channel"].as<long>();
     const double tps = vm["ticks-per-second"].as<double>();
     const double crease = vm["crease-angle"].as<double>();
-    if (uv < 0 || uv > 7) return usage_error("--uv-channel must be 0..7");
-    if (!std::isfinite(tps) || tps <= 0) return usage_error("--ticks-per-second must be a positive number");
-    if (!(crease >= 0 && crease <= 180)) return usage_error("--crease-angle must be 0..180");
-    if (vm.count("output") && vm.count("out-dir")) return usage_error("-o and --out-dir exclude each other");
+    if (uv < 0 || uv > 7) return refuse("--uv-channel must be 0..7");
+    if (!std::isfinite(tps) || tps <= 0) return refuse("--ticks-per-second must be a positive number");
+    if (!(crease >= 0 && crease <= 180)) return refuse("--crease-angle must be 0..180");
+    if (vm.count("output") && vm.count("out-dir")) return refuse("-o and --out-dir exclude each other");
     settings.options.uv_channel = static_cast<uint32_t>(uv);
     settings.options.default_ticks_per_second = tps;
     settings.options.crease_angle_degrees = static_cast<float>(crease);
     settings.options.keep_embedded_bytes = vm.count("keep-embedded-bytes") > 0;
+    settings.given.ticks_per_second = !vm["ticks-per-second"].defaulted();
+    settings.given.crease_angle = !vm["crease-angle"].defaulted();
+    settings.given.keep_embedded_bytes = settings.options.keep_embedded_bytes;
     settings.options.keep_meshes = vm.count("keep-meshes") > 0;
     const std::string layout = vm["layout"].as<std::string>();
-    if (layout != "2024" && layout != "2025") return usage_error("--layout must be 2024 or 2025");
+    if (layout != "2024" && layout != "2025") return refuse("--layout must be 2024 or 2025");
     settings.options.layout = layout == "2025" ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
     if (vm.count("texture-dir")) {
         for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>())
             settings.options.texture_folders.emplace_back(folder);
     }
     const long max_size = vm["max-texture-size"].as<long>();
-    if (max_size < 0 || max_size > 65536) return usage_error("--max-texture-size must be 0..65536");
+    if (max_size < 0 || max_size > 65536) return refuse("--max-texture-size must be 0..65536");
     settings.options.max_texture_size = static_cast<uint32_t>(max_size);
     settings.options.compress_normal_maps = vm.count("compress") > 0;
+    // Options of one layout are refused with the other, where they would silently do nothing.
+    const bool layout_2025 = settings.options.layout == aem::Layout::Edition2025;
+    for (const char* option : {"compress", "max-texture-size", "texture-dir"}) {
+        if (!layout_2025 && vm.count(option) && !vm[option].defaulted()) {
+            return refuse(std::string("--") + option +
+                          " works on the 2025 layout's textures (stored as pixels); the 2024 layout "
+                          "names texture files: add --layout 2025");
+        }
+    }
+    if (layout_2025 && vm.count("keep-embedded-bytes"))
+        return refuse("--keep-embedded-bytes keeps files beside a 2024 model; the 2025 layout stores pixels");
+    if (vm.count("keep-meshes") && vm.count("no-optimize"))
+        return refuse(
+            "--keep-meshes is part of --no-optimize (one mesh per node and mesh): give one of them");
+    for (const fs::path& folder : settings.options.texture_folders) {
+        std::error_code error;
+        if (!fs::is_directory(folder, error))
+            return refuse("--texture-dir " + folder.string() + ": no such folder");
+    }
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
     settings.skip_existing = vm.count("skip-existing") > 0;
     const std::optional<unsigned> jobs = jobs_from(vm);
-    if (!jobs) return usage_error("--jobs must be 1..1024");
+    if (!jobs) return refuse("--jobs must be 1..1024");
     settings.jobs = *jobs;
     settings.read = read_options_from(vm);
     return settings;
@@ -480,15 +526,10 @@ void remove_partial_outputs_on_interrupt() {
 
 int run_convert(const std::vector<std::string>& args) {
     const po::options_description options = describe_options();
-    po::positional_options_description positional;
-    positional.add("input", -1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm =
+        parse_verb_arguments(args, {"convert", kUsage, {{"input", "IN", true}}}, options, &exit_code);
     if (!vm) return exit_code;
-    if (!vm->count("input")) {
-        print_error("no input given\nusage: " + std::string(kUsage));
-        return kExitUnreadable;
-    }
     const std::optional<Settings> settings = settings_from(*vm);
     if (!settings) return kExitUnreadable;
     remove_partial_outputs_on_interrupt();
@@ -496,25 +537,28 @@ int run_convert(const std::vector<std::string>& args) {
     if (vm->count("output")) out_file = vm->at("output").as<std::string>();
     if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();
 
-    const std::vector<Job> jobs =
-        plan_jobs(vm->at("input").as<std::vector<std::string>>(), out_file, out_dir);
-    if (out_file && jobs.size() != 1) {
-        print_error("-o names one output, but the inputs hold " + std::to_string(jobs.size()) +
-                    " dumps; use --out-dir\nusage: " + std::string(kUsage));
+    const std::vector<std::string> inputs = vm->at("input").as<std::vector<std::string>>();
+    const std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir);
+    if (jobs.empty()) {
+        print_error("no *.assbin file found in the given folders (shortened .assbin.regress dumps cannot be "
+                    "converted)");
         return kExitUnreadable;
     }
-    if (jobs.empty()) {
-        print_error("no *.assbin file found in the given folders");
-        return kExitDiffers;
+    if (out_file && jobs.size() != 1) {
+        return usage_error("-o names one output, but the inputs hold " + with_thousands(jobs.size()) +
+                               " dumps; use --out-dir",
+                           kUsage);
     }
+    std::error_code error;
+    const bool lone_file = inputs.size() == 1 && !fs::is_directory(inputs.front(), error);
     std::set<fs::path> folders; // where an interrupted run may have left temporaries
     for (const Job& job : jobs)
         folders.insert(job.output.has_parent_path() ? job.output.parent_path() : fs::path("."));
     for (const fs::path& folder : folders) {
         const size_t removed = remove_stale_temporaries(folder);
         if (removed > 0 && !settings->quiet) {
-            std::cerr << "assbin: removed " << removed << " temporary " << (removed == 1 ? "file" : "files")
-                      << " left in " << folder.string() << " by an interrupted run\n";
+            std::cerr << "assbin: removed " << counted(removed, "temporary file") << " left in "
+                      << folder.string() << " by an interrupted run\n";
         }
     }
     const auto start = std::chrono::steady_clock::now();
@@ -523,18 +567,26 @@ int run_convert(const std::vector<std::string>& args) {
     if (jobs.size() > 1 && !settings->quiet) {
         char time[32];
         std::snprintf(time, sizeof time, "%.2f", seconds);
-        std::cout << "total: " << totals.converted << " converted, "
-                  << (totals.skipped ? std::to_string(totals.skipped) + " up to date, " : std::string())
-                  << totals.failed << " failed; " << with_thousands(totals.vertices) << " vertices, "
-                  << with_thousands(totals.triangles) << " triangles, " << totals.bones << " bones, "
-                  << totals.animations << " animations, " << totals.warnings << " warnings in " << time
-                  << " s; "
-                  << geometry_change(totals.source_vertices, totals.vertices, totals.source_transformed,
-                                     totals.transformed, totals.triangles, totals.source_meshes,
-                                     totals.meshes)
-                  << std::endl;
+        std::cout << "total: " << with_thousands(totals.converted) << " converted, "
+                  << (totals.skipped ? with_thousands(totals.skipped) + " up to date, " : std::string())
+                  << with_thousands(totals.failed) << " failed";
+        if (totals.converted > 0) { // what was converted; an all-skipped run has nothing to sum
+            std::cout << "; " << counted(totals.vertices, "vertex", "vertices") << ", "
+                      << counted(totals.triangles, "triangle") << ", " << counted(totals.bones, "bone")
+                      << ", " << counted(totals.animations, "animation") << ", "
+                      << counted(totals.warnings, "warning");
+        }
+        std::cout << " in " << time << " s";
+        if (totals.converted > 0) {
+            std::cout << "; "
+                      << geometry_change(totals.source_vertices, totals.vertices, totals.source_transformed,
+                                         totals.transformed, totals.triangles, totals.source_meshes,
+                                         totals.meshes);
+        }
+        std::cout << std::endl;
     }
-    return totals.failed > 0 ? kExitDiffers : kExitOk;
+    if (totals.failed == 0) return kExitOk;
+    return lone_file ? totals.first_failure_code : kExitDiffers;
 }
 
 } // namespace assbin::cli

@@ -5,6 +5,7 @@
 // (a regression database's expected-failure markers) are written empty, so
 // `assbin dump --shortened FULL_DUMPS/ DATABASE/` regenerates a database `assbin cmp` can use.
 #include "cli_common.hpp"
+#include "progress_bar.hpp"
 #include "read_limit_options.hpp"
 #include "sigbus_guard.hpp"
 #include "verbs.hpp"
@@ -14,6 +15,7 @@
 
 #include <assbin/format.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,10 +29,11 @@ namespace assbin::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "assbin dump IN OUT [--compressed] [--shortened] [--source-name TEXT]\n"
-    "IN and OUT are two files, or two folders (every dump under IN written to the same relative path\n"
-    "under OUT; empty files, expected-failure markers, stay empty)\n"
-    "exit: 0 written, 2 a file could not be read or written (folders: the others are still written)";
+    "assbin dump IN OUT [--compressed] [--shortened] [--source-name TEXT]\n\n"
+    "Rewrites a dump of any Assimp version in the current layout. IN and OUT are two files, a file and\n"
+    "an existing folder (OUT/<IN's name>), or two folders: every dump under IN written to the same\n"
+    "relative path under OUT (empty files, expected-failure markers, stay empty; a failed file does not\n"
+    "stop the others; a progress bar on a terminal).";
 
 // Assimp's command field holds the arguments after the file names, each followed by a space.
 std::string command_field(const std::vector<std::string>& args, const std::string& in,
@@ -59,30 +62,36 @@ std::string kind_text(const WriteOptions& options) {
     return text;
 }
 
-// Reads `in` and writes `out`; false (reported) when either fails.
-bool dump_one(const std::string& in, const std::string& out, const WriteOptions& write_options,
-              const ReadOptions& read_options) {
+// Reads `in` and writes `out`; the exit code: 2 unreadable, 1 a shortened dump asked to be full,
+// 3 the output cannot be written (each reported).
+int dump_one(const std::string& in, const std::string& out, const WriteOptions& write_options,
+             const ReadOptions& read_options, const ProgressBar& bar) {
     try {
         note_mapped_input(in);
         const Scene scene = read_file(in, read_options);
         if (scene.is_shortened() && !write_options.shortened) {
+            bar.clear();
             print_error(in +
                         ": is a shortened dump (bounds and face hashes only), so it cannot be written as a "
                         "full dump; pass --shortened to rewrite it shortened");
-            return false;
+            return kExitDiffers;
         }
         write_file(scene, out, write_options);
+        bar.clear();
         std::cout << "wrote " << out << " (" << kind_text(write_options) << ", current Assimp layout) from "
                   << in << " (" << (scene.is_shortened() ? "shortened" : "full") << ", "
-                  << writer_profile(scene) << ")\n";
-        return true;
+                  << writer_profile(scene) << ")" << std::endl;
+        return kExitOk;
     } catch (const ParseError& error) {
+        bar.clear();
         print_parse_error(in, error);
+        return kExitUnreadable;
     } catch (const WriteError& error) {
+        bar.clear();
         // File errors name the output already; scene errors name the scene path.
         print_error(error.path() == out ? std::string(error.what()) : out + ": " + error.what());
+        return error.path() == out ? kExitCannotRun : kExitDiffers;
     }
-    return false;
 }
 
 // An empty marker stays an empty file (written under a temporary name, then renamed).
@@ -102,32 +111,46 @@ bool write_empty(const fs::path& out) {
 
 int dump_folder(const fs::path& in, const fs::path& out, WriteOptions write_options,
                 const ReadOptions& read_options, const std::optional<std::string>& source_name) {
-    if (fs::exists(out) && !fs::is_directory(out)) {
-        print_error(out.string() + ": IN is a folder, so OUT must be a folder too");
-        return kExitUnreadable;
-    }
-    size_t written = 0, failed = 0, markers = 0;
+    if (fs::exists(out) && !fs::is_directory(out))
+        return usage_error(out.string() + ": IN is a folder, so OUT must be a folder too", kUsage);
+    struct Found {
+        fs::path path;
+        bool empty;
+    };
+    std::vector<Found> found;
     for (const auto& entry : fs::recursive_directory_iterator(in)) {
         std::error_code error;
         if (!entry.is_regular_file(error)) continue;
         const bool empty = entry.file_size(error) == 0 && !error;
-        if (!empty && !is_dump_file(entry.path())) continue;
-        const fs::path relative = entry.path().lexically_relative(in);
-        const fs::path target = out / relative;
-        fs::create_directories(target.parent_path(), error);
-        if (empty) {
-            markers += write_empty(target);
-            failed += !fs::exists(target);
-            continue;
-        }
-        write_options.source_name = source_name.value_or(target.string());
-        (dump_one(entry.path().string(), target.string(), write_options, read_options) ? written : failed) +=
-            1;
+        if (empty || is_dump_file(entry.path())) found.push_back({entry.path(), empty});
     }
-    std::cout << "wrote " << written << (written == 1 ? " dump" : " dumps") << " and " << markers << " empty "
-              << (markers == 1 ? "marker" : "markers") << " under " << out.string() << (failed ? ", " : "")
-              << (failed ? std::to_string(failed) + " failed" : "") << "\n";
-    return failed ? kExitUnreadable : kExitOk;
+    if (found.empty()) {
+        print_error(in.string() + ": no dump (and no empty expected-failure marker) found in the folder");
+        return kExitUnreadable;
+    }
+    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.path < b.path; });
+    const ProgressBar bar(found.size(), true);
+    size_t written = 0, failed = 0, markers = 0;
+    for (const Found& file : found) {
+        const fs::path target = out / file.path.lexically_relative(in);
+        std::error_code error;
+        fs::create_directories(target.parent_path(), error);
+        if (file.empty) {
+            const bool ok = write_empty(target);
+            markers += ok;
+            failed += !ok;
+        } else {
+            write_options.source_name = source_name.value_or(target.string());
+            const int code = dump_one(file.path.string(), target.string(), write_options, read_options, bar);
+            (code == kExitOk ? written : failed) += 1;
+        }
+        bar.draw(written + markers + failed, failed);
+    }
+    bar.clear();
+    std::cout << "wrote " << counted(written, "dump") << " and " << counted(markers, "empty marker")
+              << " under " << out.string()
+              << (failed ? ", " + with_thousands(failed) + " failed" : std::string()) << "\n";
+    return failed ? kExitDiffers : kExitOk;
 }
 
 } // namespace
@@ -140,17 +163,22 @@ int run_dump(const std::vector<std::string>& args) {
         "write the shortened form (.assbin.regress): bounds and face hashes instead of arrays, "
         "computed from a full dump exactly as Assimp's writer does")(
         "source-name", po::value<std::string>(),
-        "header source name (default: OUT as given, as Assimp 5.1+ does)")(
-        "in", po::value<std::string>()->required(), "the dump to read (any Assimp version or variant)")(
-        "out", po::value<std::string>()->required(), "the file to write (replaced atomically)");
+        "header source name (default: OUT as given, as Assimp 5.1+ does)");
     options.add(read_limit_options());
-    po::positional_options_description positional;
-    positional.add("in", 1).add("out", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm =
+        parse_verb_arguments(args, {"dump", kUsage, {{"in", "IN"}, {"out", "OUT"}}}, options, &exit_code);
     if (!vm) return exit_code;
     const std::string in = (*vm)["in"].as<std::string>();
-    const std::string out = (*vm)["out"].as<std::string>();
+    const std::string out_argument = (*vm)["out"].as<std::string>();
+    std::string out = out_argument;
+    std::error_code error;
+    if (!fs::exists(in, error)) {
+        print_error(in + ": cannot open (No such file or directory)");
+        return kExitUnreadable;
+    }
+    if (!fs::is_directory(in, error) && fs::is_directory(out, error))
+        out = (fs::path(out) / fs::path(in).filename()).string();
     if (same_file(in, out)) {
         print_error(out + ": is the input file; dump never modifies its input (write elsewhere, then move)");
         return kExitUnreadable;
@@ -159,13 +187,13 @@ int run_dump(const std::vector<std::string>& args) {
     WriteOptions write_options;
     write_options.shortened = vm->count("shortened") != 0;
     write_options.compressed = vm->count("compressed") != 0;
-    write_options.command = command_field(args, in, out);
+    write_options.command = command_field(args, in, out_argument);
     const ReadOptions read_options = read_options_from(*vm);
     const std::optional<std::string> source_name =
         vm->count("source-name") ? std::optional((*vm)["source-name"].as<std::string>()) : std::nullopt;
     if (fs::is_directory(in)) return dump_folder(in, out, write_options, read_options, source_name);
     write_options.source_name = source_name.value_or(out);
-    return dump_one(in, out, write_options, read_options) ? kExitOk : kExitUnreadable;
+    return dump_one(in, out, write_options, read_options, ProgressBar(1, false));
 }
 
 } // namespace assbin::cli

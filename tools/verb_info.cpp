@@ -26,16 +26,11 @@ constexpr std::string_view kUsage =
     "Summarises a dump of any Assimp version: header fields, the writer profile and layout, scene flags,\n"
     "counts and totals, world-space bounds, meshes, materials and their textures, animations, embedded\n"
     "textures, lights, cameras, the node tree with mesh references, skipped unknown chunks, and the\n"
-    "problems validation finds in the content (loaded as Assimp wrote it, then reported).\n\n"
-    "exit codes: 0 read (even with content problems); 2 unreadable file or usage error";
+    "problems validation finds in the content (loaded as Assimp wrote it, then reported; the exit\n"
+    "code is still 0). Animation durations are in ticks, as the dump holds them, with seconds beside.";
 
 std::string yes_no(bool value) {
     return value ? "yes" : "no";
-}
-
-// "1 mesh", "3 meshes".
-std::string count_of(uint64_t count, const char* one, const char* many) {
-    return with_thousands(count) + " " + (count == 1 ? one : many);
 }
 
 std::string vec3_text(const Vec3& v) {
@@ -77,8 +72,8 @@ void print_header_text(const std::string& file, const Scene& scene) {
               << " bytes, body " << with_thousands(scene.body_bytes) << ")\n";
     std::cout << "written     " << printable(h.timestamp.substr(0, h.timestamp.find('\n')))
               << ", format version " << h.version_major << "." << h.version_minor << ", revision "
-              << hex(h.revision) << ", compile flags " << hex(h.compile_flags) << " ("
-              << compile_flag_names(h.compile_flags) << ")\n";
+              << hex(h.revision) << ", compile flags " << hex(h.compile_flags)
+              << (h.compile_flags ? " (" + compile_flag_names(h.compile_flags) + ")" : " (none)") << "\n";
     std::cout << "kind        " << (h.is_shortened() ? "shortened" : "full") << ", "
               << (h.is_compressed() ? "compressed" : "uncompressed");
     if (h.is_compressed()) {
@@ -104,20 +99,21 @@ void print_header_text(const std::string& file, const Scene& scene) {
 void print_counts_text(const Scene& scene, const SceneFacts& facts) {
     std::cout << "scene       flags " << hex(scene.flags)
               << (scene.flags ? " (" + scene_flag_names(scene.flags) + ")" : "") << "\n            "
-              << count_of(scene.meshes.size(), "mesh", "meshes") << ", "
-              << count_of(scene.materials.size(), "material", "materials") << ", "
-              << count_of(scene.animations.size(), "animation", "animations") << ", "
-              << count_of(scene.textures.size(), "texture", "textures") << ", "
-              << count_of(scene.lights.size(), "light", "lights") << ", "
-              << count_of(scene.cameras.size(), "camera", "cameras") << ", "
-              << count_of(scene.nodes.size(), "node", "nodes") << " (depth " << facts.max_node_depth << ")\n";
-    std::cout << "totals      " << count_of(facts.vertices, "vertex", "vertices") << ", "
-              << count_of(facts.faces, "face", "faces") << ", " << count_of(facts.bones, "bone", "bones")
-              << ", " << count_of(facts.animation_channels, "animation channel", "animation channels") << ", "
-              << count_of(facts.metadata_entries, "metadata entry", "metadata entries") << "\n";
+              << counted(scene.meshes.size(), "mesh", "meshes") << ", "
+              << counted(scene.materials.size(), "material", "materials") << ", "
+              << counted(scene.animations.size(), "animation", "animations") << ", "
+              << counted(scene.textures.size(), "texture", "textures") << ", "
+              << counted(scene.lights.size(), "light", "lights") << ", "
+              << counted(scene.cameras.size(), "camera", "cameras") << ", "
+              << counted(scene.nodes.size(), "node", "nodes") << " (depth " << facts.max_node_depth << ")\n";
+    std::cout << "totals      " << counted(facts.vertices, "vertex", "vertices") << ", "
+              << counted(facts.faces, "face", "faces") << ", " << counted(facts.bones, "bone", "bones")
+              << ", " << counted(facts.animation_channels, "animation channel", "animation channels") << ", "
+              << counted(facts.metadata_entries, "metadata entry", "metadata entries") << "\n";
     if (!scene.meshes.empty()) {
-        std::cout << "            " << facts.vertices / scene.meshes.size() << " vertices and "
-                  << facts.faces / scene.meshes.size() << " faces per mesh on average\n";
+        std::cout << "            " << with_thousands(facts.vertices / scene.meshes.size())
+                  << " vertices and " << with_thousands(facts.faces / scene.meshes.size())
+                  << " faces per mesh on average\n";
     }
     if (facts.world_bounds) {
         const Vec3 center = (facts.world_bounds->min + facts.world_bounds->max) / 2;
@@ -134,8 +130,9 @@ void print_meshes_text(const Scene& scene, const SceneFacts& facts) {
     for (size_t m = 0; m < scene.meshes.size(); ++m) {
         const Mesh& mesh = scene.meshes[m];
         const std::string uv = mesh.uv_channels.empty() ? "-" : uv_components(mesh);
-        std::printf("  %4zu %9u %9u %5zu %8u %-16s %-7s %-8s %7zu %-8s %s\n", m, mesh.vertex_count,
-                    mesh.face_count, mesh.bones.size(), mesh.material_index,
+        std::printf("  %4zu %9s %9s %5s %8u %-16s %-7s %-8s %7zu %-8s %s\n", m,
+                    with_thousands(mesh.vertex_count).c_str(), with_thousands(mesh.face_count).c_str(),
+                    with_thousands(mesh.bones.size()).c_str(), mesh.material_index,
                     facts.meshes[m].primitive_names.c_str(), yes_no(mesh.normals.has_value()).c_str(),
                     yes_no(mesh.tangents.has_value()).c_str(), mesh.color_sets.size(), uv.c_str(),
                     mesh.uses_32bit_indices() ? "32-bit" : "16-bit");
@@ -156,8 +153,10 @@ void print_materials_text(const Scene& scene) {
 
 void print_animations_text(const Scene& scene) {
     if (scene.animations.empty()) return;
-    std::printf("\nanimations\n  %4s %-32s %12s %9s %8s %s\n", "#", "name", "duration", "ticks/s", "channels",
-                "keys (position/rotation/scaling)");
+    // The dump holds durations in ticks; seconds beside them, at 25 ticks/s where the dump says 0 (as
+    // convert plays them by default).
+    std::printf("\nanimations\n  %4s %-32s %16s %10s %9s %8s %s\n", "#", "name", "duration (ticks)",
+                "seconds", "ticks/s", "channels", "keys (position/rotation/scaling)");
     for (size_t a = 0; a < scene.animations.size(); ++a) {
         const Animation& animation = scene.animations[a];
         uint64_t keys[3] = {0, 0, 0};
@@ -166,10 +165,15 @@ void print_animations_text(const Scene& scene) {
             keys[1] += channel.rotations.count;
             keys[2] += channel.scalings.count;
         }
-        std::printf("  %4zu %-32s %12g %9g %8zu %llu/%llu/%llu\n", a,
-                    printable(animation.name, 28, '"').c_str(), animation.duration,
-                    animation.ticks_per_second, animation.channels.size(), (unsigned long long)keys[0],
-                    (unsigned long long)keys[1], (unsigned long long)keys[2]);
+        const double rate = animation.ticks_per_second > 0 ? animation.ticks_per_second : 25.0;
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g%s", animation.duration / rate,
+                      animation.ticks_per_second > 0 ? "" : " (at 25)");
+        std::printf("  %4zu %-32s %16g %10s %9g %8s %s/%s/%s\n", a,
+                    printable(animation.name, 28, '"').c_str(), animation.duration, seconds,
+                    animation.ticks_per_second, with_thousands(animation.channels.size()).c_str(),
+                    with_thousands(keys[0]).c_str(), with_thousands(keys[1]).c_str(),
+                    with_thousands(keys[2]).c_str());
     }
 }
 
@@ -204,7 +208,8 @@ void print_nodes_text(const Scene& scene, size_t max_nodes) {
         const Node& node = scene.nodes[n];
         if (node.parent >= 0) depth[n] = depth[static_cast<size_t>(node.parent)] + 1;
         if (max_nodes != 0 && n >= max_nodes) {
-            std::cout << "  ... " << scene.nodes.size() - n << " more nodes (--max-nodes 0 shows all)\n";
+            std::cout << "  ... " << counted(scene.nodes.size() - n, "more node", "more nodes")
+                      << " (--max-nodes 0 shows all)\n";
             break;
         }
         std::cout << "  " << std::string(2 * std::min(depth[n], 40u), ' ') << printable(node.name, 80);
@@ -213,7 +218,8 @@ void print_nodes_text(const Scene& scene, size_t max_nodes) {
             for (uint32_t mesh : node.meshes)
                 std::cout << ' ' << mesh;
         }
-        if (!node.metadata.empty()) std::cout << "  [" << node.metadata.size() << " metadata]";
+        if (!node.metadata.empty())
+            std::cout << "  [" << counted(node.metadata.size(), "metadata entry", "metadata entries") << "]";
         std::cout << "\n";
     }
 }
@@ -221,10 +227,10 @@ void print_nodes_text(const Scene& scene, size_t max_nodes) {
 void print_problems_text(const Scene& scene, const std::vector<Problem>& problems) {
     if (!scene.skipped_chunks.empty()) std::cout << "\nskipped chunks\n";
     for (const SkippedChunk& chunk : scene.skipped_chunks) {
-        std::cout << "  id " << hex(chunk.id) << ", " << chunk.length << " bytes at byte " << chunk.offset
-                  << " in " << chunk.path << "\n";
+        std::cout << "  id " << hex(chunk.id) << ", " << counted(chunk.length, "byte") << " at byte "
+                  << with_thousands(chunk.offset) << " in " << chunk.path << "\n";
     }
-    std::cout << "\nproblems    " << (problems.empty() ? "none found" : std::to_string(problems.size()))
+    std::cout << "\nproblems    " << (problems.empty() ? "none found" : with_thousands(problems.size()))
               << "\n";
     for (const Problem& problem : problems) {
         std::cout << "  " << (problem.severity == Severity::Error ? "error  " : "warning") << "  "
@@ -489,22 +495,16 @@ int run_info(const std::vector<std::string>& args) {
     po::options_description options("options");
     options.add_options()("help,h", "show this help")("json", "print the summary as JSON")(
         "max-nodes", po::value<size_t>()->default_value(200)->value_name("N"),
-        "nodes shown in the text tree (0 = all)")("file", po::value<std::string>()->required(),
-                                                  "the dump (.assbin, compressed, or .assbin.regress)");
+        "nodes shown in the text tree (0 = all)");
     options.add(jobs_option("threads that decode the meshes, validate the scene and gather each mesh's "
                             "facts (default: the number of cores; the output is the same for any N)"));
     options.add(read_limit_options());
-    po::positional_options_description positional;
-    positional.add("file", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm = parse_verb_arguments(args, {"info", kUsage, {{"file", "FILE"}}}, options, &exit_code);
     if (!vm) return exit_code;
     const std::string file = (*vm)["file"].as<std::string>();
     const std::optional<unsigned> jobs = jobs_from(*vm);
-    if (!jobs) {
-        print_error("--jobs must be 1..1024\nusage: " + std::string(kUsage));
-        return kExitUnreadable;
-    }
+    if (!jobs) return usage_error("--jobs must be 1..1024", kUsage);
 
     Scene scene;
     std::optional<assbin_common::MappedFile> mapped; // the arrays stay here (array_views)

@@ -3,8 +3,10 @@
 // there is no GPU). A dump is converted in memory and posed like its AEM model; the same input and
 // options give the same PNG on the same rasteriser.
 #include "cli_common.hpp"
+#include "progress_bar.hpp"
 #include "read_limit_options.hpp"
 #include "render/contact_sheet.hpp"
+#include "render/drawable_model.hpp"
 #include "render/headless_gl.hpp"
 #include "render/model_renderer.hpp"
 #include "verbs.hpp"
@@ -16,15 +18,19 @@
 #include <assbin/converter/convert.hpp>
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
+#include <read_file.hpp>
 
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iostream>
 #include <thread>
 #include <unistd.h>
 
@@ -39,7 +45,9 @@ constexpr std::string_view kUsage =
     "assbin render IN -o OUT.png | assbin render IN|DIR... --sheet SHEET.png [--jobs N]\n"
     "                     [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
     "                     [--anim A --time T] [--wireframe] [--normals] [--bones] [--background RRGGBB]\n"
-    "                     [--texture-dir DIR]...";
+    "                     [--texture-dir DIR]...\n\n"
+    "Draws IN (a full dump, a shortened dump as its meshes' bounds, or an AEM file of either layout)\n"
+    "posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser without a GPU).";
 
 struct Request {
     std::string input, output;
@@ -87,77 +95,82 @@ bool parse_colour(const std::string& text, std::array<uint8_t, 3>& rgb) {
 }
 
 po::options_description describe_options() {
-    po::options_description options(
-        "Draws IN (a full .assbin dump, or an .aem file of either layout) posed and lit into OUT.png.\n"
-        "exit codes: 0 written; 1 no OpenGL context could be made (nothing written); 2 unreadable input,\n"
-        "            a model that cannot be drawn, or a usage error\n\noptions");
+    po::options_description options("options");
     options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                       "the PNG to write")(
         "size", po::value<std::string>(),
         "picture size WxH, 16..8192 each (default 800x600; 200x150 per thumbnail)")(
         "sheet", po::value<std::string>(),
-        "draw every file given or found in the folders (dumps and AEM files) "
-        "as a labelled thumbnail on one contact sheet")(
+        "draw every file given or found in the folders (dumps, shortened dumps as their bounds, and AEM "
+        "files) as a labelled thumbnail on one contact sheet; failed ones marked in red")(
         "jobs,j", po::value<long>(), "thumbnails rendered in parallel (default: the number of cores)")(
         "view", po::value<std::string>(), "front, back, left, right, top or iso (the default)")(
-        "yaw", po::value<float>(), "degrees about the up axis (0: from the front)")(
-        "pitch", po::value<float>(), "degrees above the horizon")(
+        "yaw", po::value<float>(), "degrees about the up axis (0: from the front); instead of --view")(
+        "pitch", po::value<float>(), "degrees above the horizon (default 25 with --yaw); instead of --view")(
         "anim", po::value<std::string>(), "animation to pose, by index or name (default: the bind pose)")(
-        "time", po::value<float>()->default_value(0.0f),
-        "seconds into the animation")("wireframe", "draw triangle edges only")(
+        "time", po::value<float>(),
+        "seconds into the --anim animation (default 0)")("wireframe", "draw triangle edges only")(
         "bones", "draw the skeleton over the model")("normals", "colour by normal instead of lighting")(
         "background", po::value<std::string>()->default_value("2e3440"), "background colour RRGGBB")(
         "texture-dir", po::value<std::vector<std::string>>()->composing(),
-        "a dump's external textures are looked for beside it, then here (repeatable)")(
-        "input", po::value<std::vector<std::string>>(), "the dump or AEM file (folders too, with --sheet)");
+        "textures (a dump's, or a 2024 model's files) are looked for beside the input, then here "
+        "(repeatable); one not found is a warning and its flat colour is drawn");
     options.add(read_limit_options());
     return options;
 }
 
 std::optional<Request> request_from(const po::variables_map& vm) {
-    const auto usage_error = [](const std::string& what) {
-        print_error(what + "\nusage: " + std::string(kUsage));
+    const auto refuse = [](const std::string& what) {
+        usage_error(what, kUsage);
         return std::optional<Request>();
     };
-    if (!vm.count("input")) return usage_error("no input given");
     Request request;
     request.inputs = vm["input"].as<std::vector<std::string>>();
     if (vm.count("sheet")) {
         request.sheet = vm["sheet"].as<std::string>();
-        if (vm.count("output")) return usage_error("-o and --sheet exclude each other");
+        if (vm.count("output")) return refuse("-o and --sheet exclude each other");
     } else {
-        if (!vm.count("output")) return usage_error("-o OUT.png is required (or --sheet SHEET.png)");
-        if (request.inputs.size() != 1) return usage_error("-o draws one input; use --sheet for several");
+        if (!vm.count("output")) return refuse("render needs -o OUT.png (or --sheet SHEET.png)");
+        if (request.inputs.size() != 1) return refuse("-o draws one input; use --sheet for several");
+        if (vm.count("jobs"))
+            return refuse("--jobs sets the threads of a --sheet; one picture is drawn on one");
         request.output = vm["output"].as<std::string>();
     }
     request.input = request.inputs.front();
-    request.jobs = std::max(1u, std::thread::hardware_concurrency());
-    if (vm.count("jobs")) {
-        const long jobs = vm["jobs"].as<long>();
-        if (jobs < 1 || jobs > 64) return usage_error("--jobs must be 1..64");
-        request.jobs = unsigned(jobs);
-    }
+    const std::optional<unsigned> jobs = jobs_from(vm);
+    if (!jobs) return refuse("--jobs must be 1..1024");
+    request.jobs = *jobs;
     render::RenderOptions& o = request.options;
     const std::string size = vm.count("size")        ? vm["size"].as<std::string>()
                              : request.sheet.empty() ? "800x600"
                                                      : "200x150";
-    if (!parse_size(size, o.width, o.height)) return usage_error("--size must be WxH, 16..8192 each");
+    if (!parse_size(size, o.width, o.height)) return refuse("--size must be WxH, 16..8192 each");
+    if (vm.count("view") && (vm.count("yaw") || vm.count("pitch")))
+        return refuse("--view and --yaw/--pitch exclude each other (a view is a yaw and a pitch)");
     if (vm.count("view") && !parse_view(vm["view"].as<std::string>(), o))
-        return usage_error("--view must be front, back, left, right, top or iso");
+        return refuse("--view must be front, back, left, right, top or iso");
     if (vm.count("yaw")) o.yaw_degrees = vm["yaw"].as<float>();
     if (vm.count("pitch")) o.pitch_degrees = vm["pitch"].as<float>();
+    if (!std::isfinite(o.yaw_degrees) || !std::isfinite(o.pitch_degrees))
+        return refuse("--yaw and --pitch take finite degrees");
     if (!parse_colour(vm["background"].as<std::string>(), o.background))
-        return usage_error("--background must be RRGGBB (hexadecimal)");
-    o.time = vm["time"].as<float>();
+        return refuse("--background must be RRGGBB (hexadecimal)");
+    if (vm.count("time") && !vm.count("anim"))
+        return refuse("--time poses an animation: give it with --anim A (index or name)");
+    o.time = vm.count("time") ? vm["time"].as<float>() : 0.0f;
+    if (!std::isfinite(o.time)) return refuse("--time takes finite seconds");
     o.wireframe = vm.count("wireframe") > 0;
     o.shade_normals = vm.count("normals") > 0;
     o.bones = vm.count("bones") > 0;
     if (vm.count("anim")) request.animation = vm["anim"].as<std::string>();
     if (vm.count("texture-dir")) {
-        for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>())
+        for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>()) {
+            std::error_code error;
+            if (!fs::is_directory(folder, error))
+                return refuse("--texture-dir " + folder + ": no such folder");
             request.texture_folders.emplace_back(folder);
+        }
     }
-    o.texture_folder = fs::path(request.input).parent_path();
     return request;
 }
 
@@ -189,21 +202,6 @@ std::vector<std::pair<fs::path, std::string>> sheet_files(const std::vector<std:
     return files;
 }
 
-// The model to draw: an AEM file as it is, a dump converted in memory to the 2025 layout, whose
-// textures are pixels (found like `convert` finds them: beside the dump, then in --texture-dir).
-aem::Model load_model(const Request& request, const ReadOptions& read) {
-    std::ifstream in(request.input, std::ios::binary);
-    char magic[3] = {};
-    in.read(magic, 3);
-    if (in.gcount() == 3 && std::string(magic, 3) == "AEM") return aem::read_file(request.input);
-    converter::ConvertOptions options;
-    options.layout = aem::Layout::Edition2025;
-    options.optimize = false; // a picture needs no weld or vertex-cache order: skip their cost
-    options.source_folder = fs::path(request.input).parent_path();
-    options.texture_folders = request.texture_folders;
-    return converter::convert(read_file(request.input, read), options).model;
-}
-
 // The animation named by index or name, or why not.
 std::optional<uint32_t> find_animation(const aem::Model& model, const std::string& which, std::string& why) {
     uint32_t index = 0;
@@ -215,8 +213,38 @@ std::optional<uint32_t> find_animation(const aem::Model& model, const std::strin
     }
     if (index < model.animations.size()) return index;
     why = "--anim: no animation " + json_quote(which) + " (the model has " +
-          std::to_string(model.animations.size()) + ")";
+          counted(model.animations.size(), "animation") + ")";
     return std::nullopt;
+}
+
+// An option naming what the file does not have (--anim 3 of a model with 2 animations): a usage
+// error for this file (exit 2), a failed tile on a sheet.
+struct NotInTheFile : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The picture of one file as the request asks; throws with the reason when it cannot be drawn.
+// Warnings (textures not found) are handed to `warn`.
+render::Picture draw_file(const Request& request, const fs::path& file, const ReadOptions& read,
+                          const std::function<void(const std::string&)>& warn) {
+    render::DrawableModel drawable = render::load_drawable(file, read, request.texture_folders);
+    for (const std::string& warning : drawable.warnings)
+        warn(warning);
+    if (const auto violations = aem::validate(drawable.model); !violations.empty()) {
+        throw std::runtime_error("the model breaks " + counted(violations.size(), "AEM invariant") +
+                                 " (`assbin aem-info --validate` lists them); it cannot be drawn");
+    }
+    render::RenderOptions options = request.options;
+    options.texture_files = std::move(drawable.texture_files);
+    if (drawable.bounds_only) options.wireframe = true; // boxes: a shortened dump's mesh bounds
+    if (!request.animation.empty()) {
+        if (drawable.bounds_only) throw NotInTheFile("--anim: a shortened dump has no animation to pose");
+        std::string why;
+        options.animation = find_animation(drawable.model, request.animation, why);
+        if (!options.animation) throw NotInTheFile(why);
+    }
+    if (options.bones && drawable.model.bones.empty()) warn("--bones draws nothing: the model has no bones");
+    return render::render_model(drawable.model, options);
 }
 
 // PNG written beside its final name and renamed when complete.
@@ -234,42 +262,37 @@ void write_png(const render::Picture& picture, const fs::path& path) {
 int run_sheet(const Request& request, const ReadOptions& read) {
     std::vector<render::SheetEntry> entries;
     for (const auto& [file, label] : sheet_files(request.inputs)) {
-        entries.push_back({label, [&request, &read, file = file] {
-                               Request one = request;
-                               one.input = file.string();
-                               one.options.texture_folder = file.parent_path();
-                               const aem::Model model = load_model(one, read);
-                               if (!aem::validate(model).empty())
-                                   throw std::runtime_error("the model is not valid");
-                               return render::render_model(model, one.options);
-                           }});
+        const bool shortened = file.string().ends_with(".regress");
+        entries.push_back(
+            {shortened ? label + " (bounds)" : label, file.string(), [&request, &read, file = file] {
+                 return draw_file(request, file, read, [](const std::string&) {});
+             }});
     }
     if (entries.empty()) {
         print_error("no dump or AEM file found in the inputs");
-        return kExitDiffers;
+        return kExitUnreadable;
     }
-    const bool bar = ::isatty(STDERR_FILENO);
+    const ProgressBar bar(entries.size(), true);
     render::SheetResult result;
     try {
-        result = render::render_sheet(
-            entries, request.options.width, request.options.height, request.jobs,
-            [bar](size_t done, size_t total) {
-                if (!bar) return;
-                constexpr size_t kWidth = 30;
-                const size_t filled = done * kWidth / total;
-                std::fprintf(stderr, "\r[%s%s] %zu/%zu files", std::string(filled, '#').c_str(),
-                             std::string(kWidth - filled, '.').c_str(), done, total);
-            });
+        result = render::render_sheet(entries, request.options.width, request.options.height, request.jobs,
+                                      [&bar](size_t done, size_t) { bar.draw(done, 0); });
     } catch (const std::exception& error) {
+        bar.clear();
         print_error(std::string("cannot render: ") + error.what());
-        return kExitDiffers;
+        return kExitCannotRun;
     }
-    if (bar) std::fputs("\r\033[K", stderr);
+    bar.clear();
     for (const std::string& failure : result.failures)
         print_error(failure);
-    write_png(result.sheet, request.sheet);
-    std::printf("%s: %zu thumbnails, %zu failed\n", request.sheet.c_str(), entries.size(),
-                result.failures.size());
+    try {
+        write_png(result.sheet, request.sheet);
+    } catch (const std::exception& error) {
+        print_error(error.what());
+        return kExitCannotRun;
+    }
+    std::cout << request.sheet << ": " << counted(entries.size(), "thumbnail") << ", "
+              << with_thousands(result.failures.size()) << " failed\n";
     return result.failures.empty() ? kExitOk : kExitDiffers;
 }
 
@@ -277,55 +300,62 @@ int run_sheet(const Request& request, const ReadOptions& read) {
 
 int run_render(const std::vector<std::string>& args) {
     const po::options_description options = describe_options();
-    po::positional_options_description positional;
-    positional.add("input", -1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm =
+        parse_verb_arguments(args, {"render", kUsage, {{"input", "IN", true}}}, options, &exit_code);
     if (!vm) return exit_code;
     std::optional<Request> request = request_from(*vm);
     if (!request) return kExitUnreadable;
+    const ReadOptions read = read_options_from(*vm);
     if (!request->sheet.empty()) {
         try {
-            return run_sheet(*request, read_options_from(*vm));
+            return run_sheet(*request, read);
         } catch (const std::exception& error) {
             print_error(error.what());
             return kExitUnreadable;
         }
     }
-    aem::Model model;
+    // Reading and converting come before the OpenGL context, so that an unreadable input says so
+    // (exit 2) on any machine; a picture that cannot be drawn is refused (exit 1).
+    std::string why;
+    const std::optional<render::HeadlessGl> gl = render::HeadlessGl::create(&why);
+    render::Picture picture;
     try {
-        model = load_model(*request, read_options_from(*vm));
+        const auto warn = [&request](const std::string& warning) {
+            std::cerr << "assbin: warning: " << request->input << ": " << warning << "\n";
+        };
+        if (!gl) {
+            render::load_drawable(request->input, read,
+                                  request->texture_folders); // the input's own errors first
+            print_error("cannot render: " + why);
+            return kExitCannotRun;
+        }
+        picture = draw_file(*request, request->input, read, warn);
     } catch (const ParseError& error) {
         print_parse_error(request->input, error);
         return kExitUnreadable;
-    } catch (const std::exception& error) {
+    } catch (const aem::Error& error) {
         print_error(request->input + ": " + error.what());
         return kExitUnreadable;
-    }
-    if (const auto violations = aem::validate(model); !violations.empty()) {
-        print_error(request->input + ": the model breaks " + std::to_string(violations.size()) +
-                    " AEM invariants (`assbin aem-info --validate` lists them); it cannot be drawn");
+    } catch (const assbin_common::ReadFailure& error) {
+        print_error(error.what());
         return kExitUnreadable;
-    }
-    if (!request->animation.empty()) {
-        std::string why;
-        request->options.animation = find_animation(model, request->animation, why);
-        if (!request->options.animation) {
-            print_error(why);
-            return kExitUnreadable;
-        }
-    }
-    std::string why;
-    const std::optional<render::HeadlessGl> gl = render::HeadlessGl::create(&why);
-    if (!gl) {
-        print_error("cannot render: " + why);
+    } catch (const converter::ConvertError& error) {
+        print_error(request->input + ": cannot be drawn: refused (" +
+                    converter::refusal_name(error.refusal()) + "): " + error.what());
+        return kExitDiffers;
+    } catch (const NotInTheFile& error) {
+        print_error(request->input + ": " + error.what());
+        return kExitUnreadable;
+    } catch (const std::exception& error) {
+        print_error(request->input + ": " + error.what());
         return kExitDiffers;
     }
     try {
-        write_png(render::render_model(model, request->options), request->output);
+        write_png(picture, request->output);
     } catch (const std::exception& error) {
-        print_error(request->input + ": " + error.what());
-        return kExitUnreadable;
+        print_error(error.what());
+        return kExitCannotRun;
     }
     return kExitOk;
 }

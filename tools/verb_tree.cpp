@@ -25,8 +25,7 @@ constexpr std::string_view kUsage =
     "Lists every chunk as the reader walks it: offset (in the inflated image for compressed files),\n"
     "declared length, and identifying fields. Old assimp_cmd MESH lengths are shown with their real\n"
     "content length. On a damaged file: the tree up to the damage, the chunks it was inside marked\n"
-    "incomplete, then the error (offset, chunk path, what was expected) on stderr.\n\n"
-    "exit codes: 0 read to the end; 2 damaged or unreadable file, or usage error";
+    "incomplete, then the error (offset, chunk path, what was expected) on stderr; exit 2.";
 
 std::string chunk_label(const ChunkRecord& record) {
     const char* name = chunk_name(record.id);
@@ -104,16 +103,14 @@ int run_tree(const std::vector<std::string>& args) {
     po::options_description options("options");
     options.add_options()("help,h", "show this help")("json", "print the chunk list as JSON")(
         "depth", po::value<unsigned>()->value_name("N"),
-        "show chunks down to depth N only (1 = SCENE alone)")(
-        "file", po::value<std::string>()->required(), "the dump (.assbin, compressed, or .assbin.regress)");
+        "show chunks down to depth N only (1 = SCENE alone; default: all)");
     options.add(read_limit_options());
-    po::positional_options_description positional;
-    positional.add("file", 1);
     int exit_code = kExitOk;
-    const auto vm = parse_verb_arguments(args, kUsage, options, positional, &exit_code);
+    const auto vm = parse_verb_arguments(args, {"tree", kUsage, {{"file", "FILE"}}}, options, &exit_code);
     if (!vm) return exit_code;
     const std::string file = (*vm)["file"].as<std::string>();
     const unsigned max_depth = vm->count("depth") ? (*vm)["depth"].as<unsigned>() : ~0u;
+    if (max_depth == 0) return usage_error("--depth must be 1 or more (1 = SCENE alone)", kUsage);
 
     std::vector<ChunkRecord> chunks;
     ReadOptions read_options = read_options_from(*vm);

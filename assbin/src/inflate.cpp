@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <vector>
 
 namespace assbin::detail {
 
@@ -35,9 +37,55 @@ std::string cap_description(uint64_t cap, const ReadLimits& limits) {
            ", max_inflate_ratio = " + std::to_string(limits.max_inflate_ratio) + " x the compressed size)";
 }
 
+std::string cut_short_note(size_t stream_size, uint64_t inflated, std::optional<uint64_t> declared) {
+    return "the compressed stream is cut short: the file ends " + std::to_string(stream_size) +
+           " bytes into it (at byte " + std::to_string(kStreamOffset + stream_size) +
+           ") before the stream's end, after " + std::to_string(inflated) + " inflated bytes" +
+           (declared ? " of the " + std::to_string(*declared) + " the size prefix declares" : std::string());
+}
+
+// Inflates `stream` into `out` (room for `expected` bytes) with zlib, to tell a stream cut short
+// (every byte used, no end reached: returned as far as it goes) from a corrupt one (thrown, with
+// where zlib stopped) after the fast decoder refused it.
+void diagnose_with_zlib(std::span<const std::byte> stream, ByteBuffer& out, size_t expected) {
+    z_stream z{};
+    if (inflateInit(&z) != Z_OK) fail(ErrorCode::BadCompression, "zlib could not start inflating");
+    size_t consumed = 0;
+    int status = Z_OK;
+    while (status == Z_OK) {
+        const size_t input_chunk =
+            std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
+        const size_t output_chunk = std::min<size_t>(expected - out.size, std::numeric_limits<uInt>::max());
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
+        z.avail_in = static_cast<uInt>(input_chunk);
+        z.next_out = reinterpret_cast<Bytef*>(out.data.get() + out.size);
+        z.avail_out = static_cast<uInt>(output_chunk);
+        status = inflate(&z, Z_NO_FLUSH);
+        consumed += input_chunk - z.avail_in;
+        out.size += output_chunk - z.avail_out;
+        if (status == Z_OK && input_chunk == 0) status = Z_BUF_ERROR;
+    }
+    const std::string detail = z.msg ? z.msg : "no detail";
+    inflateEnd(&z);
+    if (status == Z_BUF_ERROR && consumed == stream.size() && out.size < expected) {
+        out.cut_short = cut_short_note(stream.size(), out.size, expected);
+        return;
+    }
+    if (status == Z_BUF_ERROR) {
+        fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
+                                            " bytes the size prefix declares");
+    }
+    if (status == Z_STREAM_END) { // only a size the fast decoder disagreed with: left to the checks
+        return;
+    }
+    throw ParseError(ErrorCode::BadCompression, kStreamOffset + consumed, "compressed body",
+                     "the zlib stream is corrupt " + std::to_string(consumed) + " bytes into it, after " +
+                         std::to_string(out.size) + " inflated bytes (" + detail + ")");
+}
+
 // Inflates into a buffer of exactly `expected` bytes; the stream must fill it and end there.
 ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected) {
-    ByteBuffer out{std::unique_ptr<std::byte[]>(new std::byte[std::max<size_t>(expected, 1)]), expected};
+    ByteBuffer out{std::unique_ptr<std::byte[]>(new std::byte[std::max<size_t>(expected, 1)]), expected, {}};
 #if ASSBIN_HAVE_LIBDEFLATE
     libdeflate_decompressor* decompressor = libdeflate_alloc_decompressor();
     if (!decompressor) fail(ErrorCode::BadCompression, "out of memory for the decompressor");
@@ -50,23 +98,30 @@ ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected
         fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
                                             " bytes the size prefix declares");
     }
-    if (result != LIBDEFLATE_SUCCESS) fail(ErrorCode::BadCompression, "the zlib stream is corrupt");
+    if (result != LIBDEFLATE_SUCCESS) {
+        out.size = 0;
+        diagnose_with_zlib(stream, out, expected);
+        if (!out.cut_short.empty()) return out;
+        fail(ErrorCode::BadCompression, "the zlib stream is corrupt");
+    }
 #else
-    z_stream z{};
-    if (inflateInit(&z) != Z_OK) fail(ErrorCode::BadCompression, "zlib could not start inflating");
+    out.size = 0;
+    diagnose_with_zlib(stream, out, expected);
+    if (!out.cut_short.empty()) return out;
+    const size_t produced = out.size;
+    z_stream z{}; // the stream ended: how much of it was used
+    inflateInit(&z);
     z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data()));
     z.avail_in = static_cast<uInt>(std::min<size_t>(stream.size(), std::numeric_limits<uInt>::max()));
-    z.next_out = reinterpret_cast<Bytef*>(out.data.get());
-    z.avail_out = static_cast<uInt>(expected);
-    const int status = inflate(&z, Z_FINISH);
-    const size_t used_in = z.total_in;
-    const size_t produced = z.total_out;
-    inflateEnd(&z);
-    if (status == Z_BUF_ERROR && z.avail_out == 0) {
-        fail(ErrorCode::BadCompression, "the stream inflates to more than the " + std::to_string(expected) +
-                                            " bytes the size prefix declares");
+    std::vector<std::byte> sink(1 << 16);
+    int status = Z_OK;
+    while (status == Z_OK) {
+        z.next_out = reinterpret_cast<Bytef*>(sink.data());
+        z.avail_out = static_cast<uInt>(sink.size());
+        status = inflate(&z, Z_NO_FLUSH);
     }
-    if (status != Z_STREAM_END) fail(ErrorCode::BadCompression, "the zlib stream is corrupt or cut short");
+    const size_t used_in = z.total_in;
+    inflateEnd(&z);
 #endif
     if (produced != expected) {
         fail(ErrorCode::BadCompression, "the stream inflates to " + std::to_string(produced) +
@@ -113,9 +168,10 @@ ByteBuffer inflate_unknown_size(std::span<const std::byte> stream, uint64_t cap,
         status = inflate(&z, Z_NO_FLUSH);
         consumed += input_chunk - z.avail_in;
         out.size += output_chunk - z.avail_out;
-        if (status == Z_BUF_ERROR && z.avail_out != 0) {
+        if (status == Z_BUF_ERROR && z.avail_out != 0) { // every byte used, no end: a cut file
             inflateEnd(&z);
-            fail(ErrorCode::BadCompression, "the zlib stream is cut short");
+            out.cut_short = cut_short_note(stream.size(), out.size, std::nullopt);
+            return out;
         }
         if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
             inflateEnd(&z);

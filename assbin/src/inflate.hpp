@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 
 namespace assbin::detail {
 
@@ -13,13 +14,16 @@ namespace assbin::detail {
 struct ByteBuffer {
     std::unique_ptr<std::byte[]> data;
     size_t size = 0;
+    // Set when the file ends inside the zlib stream (a cut file, not a corrupt one): `data` then holds
+    // what the stream inflated to, for the reader to walk up to the cut; the sentence says where.
+    std::string cut_short;
 
     std::span<const std::byte> span() const { return {data.get(), size}; }
 };
 
 // Inflates `stream` (the zlib stream after the prefix). When the header's prefix declares the
 // body size, the result must have exactly that size. Throws ParseError (BadCompression,
-// LimitExceeded) with offsets in the file.
+// LimitExceeded) with offsets in the file; a stream cut short is returned as far as it goes.
 ByteBuffer inflate_body(std::span<const std::byte> stream, const Header& header, const ReadLimits& limits);
 
 } // namespace assbin::detail

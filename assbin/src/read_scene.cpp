@@ -169,6 +169,16 @@ Scene read_image(std::span<const std::byte> data, assbin_common::MappedFile* fil
     if (!header.is_compressed()) return read_body(data.subspan(kHeaderSize), header, options);
     ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
     if (file) file->release();
+    if (!body.cut_short.empty()) {
+        // The chunks are walked up to the cut (a chunk trace shows them), then the cut is the error.
+        try {
+            read_body(body.span(), header, options);
+        } catch (const ParseError& error) {
+            throw ParseError(ErrorCode::Truncated, error.offset(), error.chunk_path(),
+                             error.message() + ": " + body.cut_short);
+        }
+        throw ParseError(ErrorCode::Truncated, kHeaderSize + 4, "compressed body", body.cut_short);
+    }
     Scene scene = read_body(body.span(), header, options);
     if (options.array_views) scene.inflated_body = std::move(body.data); // its records point there
     return scene;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -353,6 +354,16 @@ std::optional<std::string> texture_path(const assbin::Material& material, uint32
 
 // texture_path of `preferred`, else of `fallback`.
 std::optional<std::string> first_of(const assbin::Material& material, uint32_t preferred, uint32_t fallback);
+
+// ---- embedded_aliases.cpp ----
+
+// External texture names that mean an embedded texture (the index), where the dump lost the link
+// (ASSBIN keeps no aiTexture::mFilename): only when the embedded textures no material names as "*N"
+// and the distinct external names pair one to one, formats agreeing. Empty otherwise.
+std::map<std::string, uint32_t> embedded_texture_aliases(const assbin::Scene& scene);
+
+// The warning that says a name was taken for embedded texture n.
+std::string alias_note(const std::string& name, uint32_t n);
 
 // One AEM material per scene material (same index); textures resolved, embedded ones extracted
 // into `files`. Throws ConvertError naming the material: NameTooLong for a texture name over 127

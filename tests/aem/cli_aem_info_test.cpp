@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(pose_of_a_missing_animation_is_a_usage_error) {
     const Files files;
     const Run by_index = aem_info(files.dir, {files.valid, "--pose", "3", "1"});
     BOOST_TEST(by_index.exit_code == 2);
-    BOOST_TEST(contains(by_index.err, "no animation 3 (the model has 1)"));
+    BOOST_TEST(contains(by_index.err, "no animation 3 (the model has 1 animation)"));
     const Run bad_time = aem_info(files.dir, {files.valid, "--pose", "0", "soon"});
     BOOST_TEST(bad_time.exit_code == 2);
     const Run one_value = aem_info(files.dir, {files.valid, "--pose", "0"});

@@ -79,10 +79,10 @@ void place(size_t i, const fs::path& file, const assbin::Scene& scene, const fs:
         ++t["different"];
     } else if (i % 10 == 1) {
         link(file, expected / name);
-        ++t["missing_actual"];
+        ++t["missing"];
     } else if (i % 10 == 2) {
         link(file, actual / name);
-        ++t["missing_expected"];
+        ++t["new"];
     } else if (i % 10 == 3) {
         write_bytes(expected / name, "");
         write_bytes(actual / name, "");
@@ -135,11 +135,12 @@ int main(int argc, char** argv) {
         failures += got != value;
     }
     const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::printf("%zu pairs compared in %.3f s (whole process, %.1f us per pair); exit %d (expected 2)\n", i,
-                seconds, seconds * 1e6 / static_cast<double>(i), exit_code);
+    std::printf("%zu pairs compared in %.3f s (whole process, %.1f us per pair); exit %d (expected 1: "
+                "folders, unreadable pairs among them)\n",
+                i, seconds, seconds * 1e6 / static_cast<double>(i), exit_code);
     std::error_code ignored;
     fs::remove_all(work, ignored);
-    const bool ok = failures == 0 && exit_code == 2 && i == wanted;
+    const bool ok = failures == 0 && exit_code == 1 && i == wanted;
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -58,4 +58,15 @@ std::string with_thousands(uint64_t number) {
     return out;
 }
 
+std::string counted(uint64_t number, std::string_view singular, std::string_view plural) {
+    std::string out = with_thousands(number) + " ";
+    if (number == 1)
+        out += singular;
+    else if (!plural.empty())
+        out += plural;
+    else
+        out += std::string(singular) + "s";
+    return out;
+}
+
 } // namespace assbin::cli

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assbin::cli {
@@ -32,5 +33,9 @@ class Table {
 
 // Numbers as humans read them in a terminal: 1234567 -> "1,234,567".
 std::string with_thousands(uint64_t number);
+
+// A count and its noun, agreeing: counted(1, "warning") -> "1 warning", counted(1638, "bone") ->
+// "1,638 bones"; nouns whose plural is not singular + "s" give it (counted(n, "mesh", "meshes")).
+std::string counted(uint64_t number, std::string_view singular, std::string_view plural = {});
 
 } // namespace assbin::cli

@@ -21,10 +21,16 @@ namespace {
 
 constexpr uint32_t kLabelHeight = 16;
 
-// Text in the picture at (x, y), white, 1 pixel per font unit.
-void draw_label(Picture& picture, uint32_t x, uint32_t y, uint32_t width, std::string text) {
-    while (!text.empty() && uint32_t(stb_easy_font_width(text.data())) > width)
-        text.erase(0, 1); // keep the end of a long path: the file name
+// Text in the picture at (x, y), white, 1 pixel per font unit. Too long, it keeps its end (a path's
+// file name), or with `keep_start` its start (a reason).
+void draw_label(Picture& picture, uint32_t x, uint32_t y, uint32_t width, std::string text,
+                bool keep_start = false) {
+    while (!text.empty() && uint32_t(stb_easy_font_width(text.data())) > width) {
+        if (keep_start)
+            text.pop_back();
+        else
+            text.erase(0, 1);
+    }
     static thread_local char quads[64000];
     const int count = stb_easy_font_print(float(x), float(y), text.data(), nullptr, quads, sizeof quads);
     for (int q = 0; q < count; ++q) {
@@ -37,6 +43,35 @@ void draw_label(Picture& picture, uint32_t x, uint32_t y, uint32_t width, std::s
             }
         }
     }
+}
+
+// A failed entry's cell: dark red, "FAILED" and as much of the reason as fits.
+void mark_failed(Picture& sheet, uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+                 const std::string& reason) {
+    for (uint32_t row = y; row < y + height; ++row) {
+        for (uint32_t column = x; column < x + width; ++column) {
+            uint8_t* p = &sheet.rgba[(size_t{row} * sheet.width + column) * 4];
+            p[0] = 110;
+            p[1] = 24;
+            p[2] = 28;
+        }
+    }
+    draw_label(sheet, x + 6, y + 6, width - 12, "FAILED", true);
+    // The reason, word-wrapped to the cell, as many lines as fit.
+    std::string line, text = reason + " ";
+    uint32_t line_y = y + 22;
+    for (size_t start = 0, space; (space = text.find(' ', start)) != std::string::npos; start = space + 1) {
+        const std::string word = text.substr(start, space - start);
+        std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && uint32_t(stb_easy_font_width(longer.data())) > width - 12) {
+            if (line_y + 12 > y + height) return;
+            draw_label(sheet, x + 6, line_y, width - 12, line, true);
+            line_y += 12;
+            longer = word;
+        }
+        line = longer;
+    }
+    if (!line.empty() && line_y + 12 <= y + height) draw_label(sheet, x + 6, line_y, width - 12, line, true);
 }
 
 void paste(Picture& sheet, const Picture& thumbnail, uint32_t x, uint32_t y) {
@@ -98,7 +133,8 @@ SheetResult render_sheet(const std::vector<SheetEntry>& entries, uint32_t thumbn
         if (errors[i].empty()) {
             paste(result.sheet, *done[i], x, y);
         } else {
-            result.failures.push_back(entries[i].label + ": " + errors[i]);
+            mark_failed(result.sheet, x, y, thumbnail_width, thumbnail_height, errors[i]);
+            result.failures.push_back(entries[i].path + ": " + errors[i]);
         }
         done[i] = Picture{}; // free the thumbnail
         lock.unlock();

@@ -4,12 +4,12 @@
 
 #include "atomic_file.hpp"
 
+#include "drawable_model.hpp"
 #include "headless_gl.hpp"
 #include "model_renderer.hpp"
+#include "table.hpp"
 
 #include <aem/validate.hpp>
-#include <assbin/converter/convert.hpp>
-#include <assbin/reader.hpp>
 
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
@@ -74,40 +74,6 @@ std::string png_data_uri(const Picture& picture) {
     return "data:image/png;base64," + base64(bytes);
 }
 
-// A box's 12 triangles, as a model drawn in wireframe: a shortened mesh's position bounds.
-void add_box(aem::Model& model, const Eigen::Vector3f& low, const Eigen::Vector3f& high) {
-    const auto first = uint32_t(model.vertices.size());
-    for (int corner = 0; corner < 8; ++corner) {
-        aem::Vertex v;
-        v.position = {corner & 1 ? high.x() : low.x(), corner & 2 ? high.y() : low.y(),
-                      corner & 4 ? high.z() : low.z()};
-        v.normal = {0, 0, 1};
-        model.vertices.push_back(v);
-    }
-    const int faces[12][3] = {{0, 1, 3}, {0, 3, 2}, {4, 6, 7}, {4, 7, 5}, {0, 4, 5}, {0, 5, 1},
-                              {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 5, 7}, {1, 7, 3}};
-    for (const auto& face : faces)
-        for (const int k : face)
-            model.indices.push_back(first + uint32_t(k));
-}
-
-// The model to draw for a dump: converted (full), or its meshes' bounds as boxes (shortened).
-std::optional<aem::Model> drawable(const std::filesystem::path& file, bool& boxes) {
-    const Scene scene = read_file(file);
-    boxes = scene.is_shortened();
-    converter::ConvertOptions options;
-    options.optimize = false; // a picture needs no weld or vertex-cache order
-    if (!boxes) return converter::convert(scene, options).model;
-    aem::Model model;
-    model.materials.resize(1);
-    for (const Mesh& mesh : scene.meshes) {
-        if (mesh.positions) add_box(model, mesh.positions->bounds.min, mesh.positions->bounds.max);
-    }
-    if (model.indices.empty()) return std::nullopt;
-    model.meshes.push_back({0, uint32_t(model.indices.size()), 0});
-    return model;
-}
-
 struct Thumbnail {
     std::optional<Picture> picture;
     std::string note; // why there is none, or what it shows
@@ -115,16 +81,19 @@ struct Thumbnail {
 
 Thumbnail thumbnail(const std::filesystem::path& file, bool have_gl) {
     if (file.empty()) return {std::nullopt, "missing"};
+    std::error_code size_error;
+    if (std::filesystem::file_size(file, size_error) == 0 && !size_error)
+        return {std::nullopt, "expected-failure marker (empty file)"};
     if (!have_gl) return {std::nullopt, "no OpenGL context"};
     try {
-        bool boxes = false;
-        const std::optional<aem::Model> model = drawable(file, boxes);
-        if (!model || !aem::validate(*model).empty()) return {std::nullopt, "nothing to draw"};
+        const DrawableModel drawable = load_drawable(file, ReadOptions{}, {});
+        if (!aem::validate(drawable.model).empty()) return {std::nullopt, "nothing to draw"};
         RenderOptions options;
         options.width = kWidth;
         options.height = kHeight;
-        options.wireframe = boxes;
-        return {render_model(*model, options), boxes ? "shortened: mesh bounds" : ""};
+        options.wireframe = drawable.bounds_only;
+        options.texture_files = drawable.texture_files;
+        return {render_model(drawable.model, options), drawable.bounds_only ? "shortened: mesh bounds" : ""};
     } catch (const std::exception& error) {
         return {std::nullopt, error.what()};
     }
@@ -187,8 +156,8 @@ void write_html_report(const std::filesystem::path& path, const std::string& tit
         same += pair.verdict == "same" ? 1 : 0;
     std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
                        escape_html(title) + "</title><style>" + kStyle + "</style></head><body>\n<h1>" +
-                       escape_html(title) + "</h1><p>" + std::to_string(pairs.size()) +
-                       " pairs: " + std::to_string(same) + " same, " + std::to_string(pairs.size() - same) +
+                       escape_html(title) + "</h1><p>" + cli::counted(pairs.size(), "pair") + ": " +
+                       cli::with_thousands(same) + " same, " + cli::with_thousands(pairs.size() - same) +
                        " not" + (gl ? "" : " (no pictures: " + escape_html(why) + ")") + "</p>\n";
     for (const ReportPair& pair : pairs)
         html += section(pair, gl.has_value());

@@ -233,8 +233,9 @@ GLuint upload(uint32_t width, uint32_t height, const uint8_t* rgba) {
 // Per material, its base-colour texture (0 for none): the 2025 layout's level 0 when uncompressed
 // RGBA and an image (a 1 x 1 texture is a material factor: the material's flat colour is drawn,
 // as for a 2024 model without a texture, so both layouts of one model look alike); the 2024 layout's file,
-// looked up beside the model (a missing one leaves the flat colour).
-std::vector<GLuint> upload_base_colours(const aem::Model& model, const std::filesystem::path& folder) {
+// as found beforehand (a missing one leaves the flat colour).
+std::vector<GLuint> upload_base_colours(const aem::Model& model,
+                                        const std::vector<std::filesystem::path>& files) {
     std::vector<GLuint> out(model.materials.size(), 0);
     for (size_t m = 0; m < model.materials.size(); ++m) {
         const int32_t slot = model.materials[m].base_color_texture;
@@ -248,7 +249,8 @@ std::vector<GLuint> upload_base_colours(const aem::Model& model, const std::file
                 out[m] = upload(t.width, t.height, model.image_buffer.data() + t.image_offset);
             continue;
         }
-        std::ifstream in(folder / t.file_name, std::ios::binary);
+        if (size_t(slot) >= files.size() || files[size_t(slot)].empty()) continue;
+        std::ifstream in(files[size_t(slot)], std::ios::binary);
         const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         int width = 0, height = 0, channels = 0;
         if (stbi_uc* pixels = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(file.data()),
@@ -319,7 +321,7 @@ Picture render_model(const aem::Model& model, const RenderOptions& options) {
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(12));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<const void*>(24));
-    const std::vector<GLuint> textures = upload_base_colours(model, options.texture_folder);
+    const std::vector<GLuint> textures = upload_base_colours(model, options.texture_files);
     const GLuint shader = program();
     glUseProgram(shader);
     glUniformMatrix4fv(glGetUniformLocation(shader, "view_projection"), 1, GL_FALSE, view_projection.data());

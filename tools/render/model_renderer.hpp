@@ -24,7 +24,9 @@ struct RenderOptions {
     bool shade_normals = false; // colour = normal (x, y, z mapped to r, g, b) instead of lighting
     bool bones = false;         // the skeleton drawn over the model (lines to parents, dots at joints)
     std::array<uint8_t, 3> background = {46, 52, 64};
-    std::filesystem::path texture_folder; // where a 2024 model's texture files are (its own folder)
+    // A 2024 model's texture files, one per model texture (empty: not found, the flat colour is drawn);
+    // load_drawable (drawable_model.hpp) finds them beside the model and in --texture-dir folders.
+    std::vector<std::filesystem::path> texture_files;
 };
 
 // RGBA8, rows top first.

@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace assbin::converter {
 
@@ -152,7 +153,8 @@ class TextureTable {
   public:
     TextureTable(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
                  std::vector<TextureFile>& files, Report& report)
-        : scene_(scene), options_(options), model_(model), files_(files), report_(report) {
+        : scene_(scene), options_(options), model_(model), files_(files), report_(report),
+          aliases_(embedded_texture_aliases(scene)) {
         // Every embedded texture is written (named by a slot or not), so all are decoded and
         // encoded up front, in parallel; extract() hands them out in the order slots name them.
         extracted_.resize(scene.textures.size());
@@ -167,6 +169,11 @@ class TextureTable {
     int32_t resolve(const std::optional<std::string>& path, size_t m, const char* slot) {
         if (!path) return aem::kNone;
         if ((*path)[0] == '*') return embedded(*path, m, slot);
+        if (const auto alias = aliases_.find(*path); alias != aliases_.end()) {
+            if (noted_.insert(alias->second).second) report_.warn(alias_note(alias->first, alias->second));
+            const std::optional<std::string> name = extract(alias->second);
+            return name ? index_of(*name, m, slot) : aem::kNone;
+        }
         std::string name = *path;
         std::replace(name.begin(), name.end(), '\\', '/');
         return index_of(name, m, slot);
@@ -191,6 +198,8 @@ class TextureTable {
         embedded_names_[n] = name;
         return name;
     }
+
+    bool written(uint64_t n) const { return embedded_names_.count(n) != 0; }
 
   private:
     int32_t embedded(const std::string& path, size_t m, const char* slot) {
@@ -231,7 +240,9 @@ class TextureTable {
     Report& report_;
     std::map<std::string, int32_t> indices_;
     std::map<uint64_t, std::optional<std::string>> embedded_names_;
-    std::vector<Extracted> extracted_; // per embedded texture
+    std::map<std::string, uint32_t> aliases_; // external names that mean an embedded texture
+    std::set<uint32_t> noted_;                // aliases already reported
+    std::vector<Extracted> extracted_;        // per embedded texture
 };
 
 } // namespace
@@ -247,10 +258,16 @@ void convert_materials(const assbin::Scene& scene, const ConvertOptions& options
         out.orm_texture = textures.resolve(orm_path(material), m, "ORM");
         model.materials.push_back(out);
     }
-    // Embedded textures no slot names as "*N" (Assimp importers that refer to them by their own
-    // file name, which ASSBIN does not keep) are written too, so that no image is lost.
-    for (uint64_t n = 0; n < scene.textures.size(); ++n)
-        textures.extract(n);
+    // Embedded textures no slot uses (neither as "*N" nor through an alias) are written too, so
+    // that no image is lost, and named in a warning: the model does not use them.
+    for (uint64_t n = 0; n < scene.textures.size(); ++n) {
+        if (textures.written(n)) continue;
+        if (const std::optional<std::string> name = textures.extract(n)) {
+            report.warn("embedded texture " + std::to_string(n) + " is written as " + quote_name(*name) +
+                        ", but no material uses it (ASSBIN keeps no embedded texture's file name, and the "
+                        "materials' external names do not pair with the embedded images)");
+        }
+    }
 }
 
 } // namespace detail

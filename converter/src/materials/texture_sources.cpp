@@ -53,6 +53,12 @@ const Pixels* TextureSources::rgba(const std::string& path, const std::string& m
 
 std::optional<Pixels> TextureSources::load(const std::string& path, const std::string& material) {
     if (!path.empty() && path[0] == '*') return embedded(path, material);
+    if (const auto alias = aliases_.find(path); alias != aliases_.end()) {
+        report_.warn(alias_note(alias->first, alias->second));
+        std::string reference(1, '*'); // "*N", as if the material had named it so
+        reference += std::to_string(alias->second);
+        return embedded(reference, material);
+    }
     const std::optional<std::filesystem::path> file = find_file(path);
     if (!file) {
         report_.warn(

@@ -33,7 +33,7 @@ struct Pixels {
 class TextureSources {
   public:
     TextureSources(const assbin::Scene& scene, const ConvertOptions& options, Report& report)
-        : scene_(scene), options_(options), report_(report) {}
+        : scene_(scene), options_(options), report_(report), aliases_(embedded_texture_aliases(scene)) {}
 
     // The image `path` names, as RGBA, or nullopt (reported) when it is missing, unreadable, or
     // larger than options.max_texture_pixels (refused before decoding).
@@ -50,6 +50,7 @@ class TextureSources {
     const ConvertOptions& options_;
     Report& report_;
     std::map<std::string, std::optional<Pixels>> decoded_;
+    std::map<std::string, uint32_t> aliases_; // external names that mean an embedded texture
 };
 
 // The texture as it will be stored: level 0 first, down to 1 x 1, each level

@@ -55,8 +55,36 @@ void refuse_shortened(const assbin::Scene& scene) {
     }
 }
 
+// A UV channel past channel 0 was asked for (channel 0 is the default, and a mesh without UVs is
+// ordinary): one warning naming the meshes that lack it and the channels they have.
+void report_missing_uv_channel(const assbin::Scene& scene, const ConvertOptions& options, Report& report) {
+    if (options.uv_channel == 0) return;
+    std::vector<uint32_t> lacking;
+    size_t most_channels = 0;
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        const assbin::Mesh& mesh = scene.meshes[m];
+        if (!mesh.positions || mesh.positions->values.empty() || options.uv_channel < mesh.uv_channels.size())
+            continue;
+        lacking.push_back(m);
+        most_channels = std::max(most_channels, mesh.uv_channels.size());
+    }
+    if (lacking.empty()) return;
+    std::string meshes;
+    for (size_t k = 0; k < lacking.size() && k < 8; ++k)
+        meshes += (k ? ", " : "") + std::to_string(lacking[k]);
+    if (lacking.size() > 8) meshes += ", ...";
+    const std::string have = most_channels == 0 ? "they have no UVs"
+                             : most_channels == 1
+                                 ? "they have channel 0 only"
+                                 : "they have at most channels 0.." + std::to_string(most_channels - 1);
+    report.warn("UV channel " + std::to_string(options.uv_channel) + " is missing from " +
+                std::to_string(lacking.size()) + " of " + std::to_string(scene.meshes.size()) + " meshes (" +
+                meshes + "; " + have + "): their vertices are written without UVs");
+}
+
 std::vector<PreparedMesh> prepare_meshes(const assbin::Scene& scene, const ConvertOptions& options,
                                          Report& report, ConvertStats& stats) {
+    report_missing_uv_channel(scene, options, report);
     std::vector<PreparedMesh> meshes;
     meshes.reserve(scene.meshes.size());
     for (uint32_t m = 0; m < scene.meshes.size(); ++m)

@@ -1,0 +1,189 @@
+// The words a user reads: usage errors in the synopsis's terms, the verb that reads a file given to
+// the wrong one, a cut compressed dump told from a corrupt one, one vocabulary in cmp's lines,
+// summary and JSON, and counts that agree with their nouns.
+#include "support/fixtures.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iterator>
+
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::string fixture(const std::string& name) {
+    return fixture_path("assimp-5.2.5/" + name).string();
+}
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_text(const fs::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(messages)
+
+BOOST_AUTO_TEST_CASE(usage_errors_use_the_synopsis_words) {
+    const std::pair<std::vector<std::string>, std::string> cases[] = {
+        {{"info"}, "info needs a FILE"},
+        {{"tree"}, "tree needs a FILE"},
+        {{"aem-info"}, "aem-info needs a FILE"},
+        {{"cmp"}, "cmp needs ACTUAL and EXPECTED"},
+        {{"cmp", "a"}, "cmp needs an EXPECTED"},
+        {{"dump", "a"}, "dump needs an OUT"},
+        {{"convert"}, "convert needs an IN"},
+        {{"render"}, "render needs an IN"},
+        {{"info", "a", "b"}, "info takes one FILE; 'b' is one too many"},
+        {{"cmp", "a", "b", "c"}, "cmp takes 2 operands; 'c' is one too many"},
+    };
+    for (const auto& [args, words] : cases) {
+        BOOST_TEST_CONTEXT(words) {
+            const auto result = run_cli(args);
+            BOOST_TEST(result.exit_code == 2);
+            BOOST_TEST(contains(result.err, "assbin: error: " + words), result.err);
+            BOOST_TEST(!contains(result.err, "'--"), "names a hidden option: " << result.err);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_file_given_to_the_wrong_verb_names_the_verb_that_reads_it) {
+    const TempDir dir;
+    const std::string model = (dir / "m.aem").string();
+    BOOST_TEST_REQUIRE(run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "-o", model}).exit_code == 0);
+    for (const char* verb : {"info", "tree"}) {
+        const auto result = run_cli({verb, model});
+        BOOST_TEST(result.exit_code == 2);
+        BOOST_TEST(contains(result.err, "it is an AEM model: 'assbin aem-info' reads it"), result.err);
+    }
+    const auto dump = run_cli({"aem-info", fixture("SMD__triangle.smd.assbin")});
+    BOOST_TEST(dump.exit_code == 2);
+    BOOST_TEST(contains(dump.err, "it is an ASSBIN dump: 'assbin info' reads it"), dump.err);
+    // Neither: no hint.
+    const auto neither = run_cli({"info", fixture_path("README.md").string()});
+    BOOST_TEST(!contains(neither.err, "reads it"));
+}
+
+BOOST_AUTO_TEST_CASE(a_cut_compressed_dump_is_cut_short_not_corrupt) {
+    const TempDir dir;
+    const std::string whole = read_text(fixture("OBJ__spider.obj.z.assbin"));
+    for (const size_t keep : {size_t{20000}, whole.size() - 100}) {
+        BOOST_TEST_CONTEXT("first " << keep << " bytes") {
+            const fs::path cut = dir / ("cut" + std::to_string(keep) + ".assbin");
+            write_text(cut, whole.substr(0, keep));
+            const auto info = run_cli({"info", cut.string()});
+            BOOST_TEST(info.exit_code == 2);
+            BOOST_TEST(contains(info.err, "the compressed stream is cut short: the file ends " +
+                                              std::to_string(keep - 516) + " bytes into it (at byte " +
+                                              std::to_string(keep) + ")"),
+                       info.err);
+            BOOST_TEST(!contains(info.err, "corrupt"));
+            // tree walks the chunks the file still holds, then gives the same error.
+            const auto tree = run_cli({"tree", cut.string()});
+            BOOST_TEST(tree.exit_code == 2);
+            BOOST_TEST(contains(tree.out, "MESH  vertices="));
+            BOOST_TEST(contains(tree.err, "cut short"));
+        }
+    }
+    // A damaged stream is corrupt, with where zlib stopped.
+    std::string damaged = whole;
+    damaged[518] = '\x07'; // the first deflate block: final, type 3 (reserved)
+    write_text(dir / "damaged.assbin", damaged);
+    const auto corrupt = run_cli({"info", (dir / "damaged.assbin").string()});
+    BOOST_TEST(corrupt.exit_code == 2);
+    BOOST_TEST(contains(corrupt.err, "the zlib stream is corrupt"), corrupt.err);
+    BOOST_TEST(contains(corrupt.err, "invalid block type"));
+}
+
+BOOST_AUTO_TEST_CASE(cmp_says_new_and_missing_in_lines_summary_and_json) {
+    const TempDir dir;
+    fs::create_directories(dir / "actual");
+    fs::create_directories(dir / "expected");
+    fs::copy_file(fixture("SMD__triangle.smd.assbin"), dir / "actual" / "only_actual.assbin");
+    fs::copy_file(fixture("SMD__triangle.smd.assbin"), dir / "expected" / "only_expected.assbin");
+    const std::string actual = (dir / "actual").string(), expected = (dir / "expected").string();
+    const auto text = run_cli({"cmp", actual, expected});
+    BOOST_TEST(text.exit_code == 1);
+    BOOST_TEST(contains(text.out, "new                          -  only_actual.assbin  (only in ACTUAL)"),
+               text.out);
+    BOOST_TEST(
+        contains(text.out, "missing                      -  only_expected.assbin  (only in EXPECTED)"));
+    BOOST_TEST(contains(text.out, "new (only in ACTUAL)                1"));
+    BOOST_TEST(contains(text.out, "missing (only in EXPECTED)          1"));
+    BOOST_TEST(!contains(text.out, "missing-"));
+    const auto json = nlohmann::json::parse(run_cli({"cmp", actual, expected, "--json"}).out);
+    BOOST_TEST(json["totals"]["new"].get<int>() == 1);
+    BOOST_TEST(json["totals"]["missing"].get<int>() == 1);
+    BOOST_TEST(json["pairs"][0]["status"].get<std::string>() == "new");
+    BOOST_TEST(json["pairs"][1]["status"].get<std::string>() == "missing");
+}
+
+BOOST_AUTO_TEST_CASE(cmp_html_names_markers_and_lists_up_to_max_diffs) {
+    const TempDir dir;
+    fs::create_directories(dir / "actual");
+    fs::create_directories(dir / "expected");
+    write_text(dir / "actual" / "marker", "");
+    fs::copy_file(fixture("X__anim_test.x.assbin"), dir / "expected" / "marker");
+    fs::copy_file(fixture("X__anim_test.x.assbin"), dir / "actual" / "x.assbin");
+    fs::copy_file(fixture("COB__dwarf.cob.assbin"), dir / "expected" / "x.assbin");
+    const fs::path page = dir / "report.html";
+    const auto result = run_cli({"cmp", (dir / "actual").string(), (dir / "expected").string(), "--max-diffs",
+                                 "200", "--html", page.string()});
+    BOOST_TEST(result.exit_code == 1);
+    const std::string html = read_text(page);
+    BOOST_TEST(contains(html, "expected-failure marker (empty file)"));
+    BOOST_TEST(!contains(html, "not an ASSBIN dump"));
+    size_t listed = 0;
+    for (size_t at = html.find("<li>"); at != std::string::npos; at = html.find("<li>", at + 1))
+        ++listed;
+    BOOST_TEST(listed > 5u, "the page lists " << listed << " differences");
+    BOOST_TEST(contains(html, "2 pairs: 0 same, 2 not"));
+}
+
+BOOST_AUTO_TEST_CASE(counts_agree_with_their_nouns) {
+    const TempDir dir;
+    const auto one =
+        run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "-o", (dir / "t.aem").string()});
+    BOOST_TEST_REQUIRE(one.exit_code == 0);
+    BOOST_TEST(contains(one.out, "3 vertices, 1 triangle, 2 bones, 1 animation, 0 warnings;"), one.out);
+    BOOST_TEST(contains(one.out, "1 -> 1 mesh"));
+    // A batch whose files are all up to date sums nothing it did not convert.
+    fs::create_directories(dir / "in");
+    fs::copy_file(fixture("SMD__triangle.smd.assbin"), dir / "in" / "a.assbin");
+    fs::copy_file(fixture("X__anim_test.x.assbin"), dir / "in" / "b.assbin");
+    BOOST_TEST_REQUIRE(run_cli({"convert", (dir / "in").string(), "--skip-existing"}).exit_code == 0);
+    const auto again = run_cli({"convert", (dir / "in").string(), "--skip-existing"});
+    BOOST_TEST(contains(again.out, "total: 0 converted, 2 up to date, 0 failed in "), again.out);
+    BOOST_TEST(!contains(again.out, "geometry:"));
+    const auto dumped = run_cli({"dump", (dir / "in").string(), (dir / "dumped").string()});
+    BOOST_TEST(contains(dumped.out, "wrote 2 dumps and 0 empty markers under"), dumped.out);
+}
+
+BOOST_AUTO_TEST_CASE(info_says_what_its_numbers_are) {
+    const TempDir dir;
+    std::string bytes = read_text(fixture("X__anim_test.x.assbin"));
+    bytes.replace(56, 4, std::string(4, '\0')); // the header's compile flags (after the 44-byte stamp, 3 u32)
+    write_text(dir / "x.assbin", bytes);
+    const auto info = run_cli({"info", (dir / "x.assbin").string()});
+    BOOST_TEST_REQUIRE(info.exit_code == 0);
+    BOOST_TEST(contains(info.out, "compile flags 0x0 (none)"), info.out);
+    BOOST_TEST(!contains(info.out, "()"));
+    BOOST_TEST(contains(info.out, "2,520 vertices and 840 faces per mesh on average"));
+    BOOST_TEST(contains(info.out, "duration (ticks)"));
+    BOOST_TEST(contains(info.out, "seconds"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
