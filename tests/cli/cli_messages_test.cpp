@@ -172,6 +172,36 @@ BOOST_AUTO_TEST_CASE(counts_agree_with_their_nouns) {
     BOOST_TEST(contains(dumped.out, "wrote 2 dumps and 0 empty markers under"), dumped.out);
 }
 
+BOOST_AUTO_TEST_CASE(work_through_many_files_shows_progress_on_a_terminal_only) {
+    const TempDir dir;
+    fs::create_directories(dir / "in");
+    fs::copy_file(fixture("SMD__triangle.smd.assbin"), dir / "in" / "a.assbin");
+    fs::copy_file(fixture("X__anim_test.x.assbin"), dir / "in" / "b.assbin");
+    const std::string in = (dir / "in").string();
+    const std::vector<std::vector<std::string>> commands = {
+        {"convert", in, "--out-dir", (dir / "converted").string()},
+        {"dump", in, (dir / "dumped").string()},
+        {"render", in, "--sheet", (dir / "sheet.png").string(), "--size", "32x32"},
+    };
+    for (const auto& args : commands) {
+        BOOST_TEST_CONTEXT(args.front()) {
+            // Through a pipe (as in logs and CI): the per-file lines alone.
+            const auto piped = run_cli(args);
+            BOOST_TEST(piped.exit_code == 0);
+            BOOST_TEST(!contains(piped.err, "2/2 files"));
+            // On a terminal (script(1), Debian's essential bsdutils, gives the program one): a bar
+            // redrawn in place.
+            std::string command = "script -qec '" ASSBIN_CLI_PATH;
+            for (const std::string& arg : args)
+                command += " " + arg;
+            command += "' /dev/null > " + (dir / "terminal.txt").string() + " 2>&1";
+            BOOST_TEST_REQUIRE(std::system(command.c_str()) == 0);
+            const std::string terminal = read_text(dir / "terminal.txt");
+            BOOST_TEST(contains(terminal, "files, 0 failed"), terminal);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(info_says_what_its_numbers_are) {
     const TempDir dir;
     std::string bytes = read_text(fixture("X__anim_test.x.assbin"));
