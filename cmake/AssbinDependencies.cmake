@@ -77,3 +77,34 @@ if(ASSBIN_BUILD_TESTS)
         assbin_missing("nlohmann-json 3.10 or later (the tests read --json output with it)" nlohmann-json3-dev)
     endif()
 endif()
+
+# The Python module (python/): built whenever pybind11 and NumPy are found for the interpreter
+# CMake uses, which is Debian's /usr/bin/python3 unless Python3_EXECUTABLE says otherwise (a pyenv
+# `python3` earlier on PATH has neither Debian's NumPy nor its pybind11).
+option(ASSBIN_BUILD_PYTHON "Build the Python module when pybind11 and NumPy are found" ON)
+set(ASSBIN_PYTHON_MODULE OFF)
+# Not in sanitizer or fuzzer builds: an instrumented module cannot be loaded by an interpreter that
+# is not (the sanitizer runtime must come first in the process).
+if(ASSBIN_BUILD_PYTHON AND NOT ASSBIN_BUILD_FUZZERS AND NOT ASSBIN_SANITIZE)
+    if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+        set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "The Python interpreter of the module and its tests")
+    endif()
+    find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
+    set(PYBIND11_FINDPYTHON ON)
+    find_package(pybind11 2.6 QUIET CONFIG)
+    set(ASSBIN_NUMPY_FOUND OFF)
+    if(Python3_Interpreter_FOUND)
+        execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy" RESULT_VARIABLE numpy_missing
+                        OUTPUT_QUIET ERROR_QUIET)
+        if(numpy_missing EQUAL 0)
+            set(ASSBIN_NUMPY_FOUND ON)
+        endif()
+    endif()
+    if(Python3_Development.Module_FOUND AND pybind11_FOUND AND ASSBIN_NUMPY_FOUND)
+        set(ASSBIN_PYTHON_MODULE ON)
+        message(STATUS "assbin: the Python module is built for ${Python3_EXECUTABLE} (${Python3_VERSION})")
+    else()
+        message(STATUS "assbin: no Python module: ${Python3_EXECUTABLE} lacks pybind11, NumPy or its headers "
+                       "(apt-get install pybind11-dev python3-numpy python3-dev)")
+    endif()
+endif()

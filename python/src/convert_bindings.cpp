@@ -1,0 +1,114 @@
+// assbin.convert: a dump (path or Scene) to an AEM model, written atomically with its textures
+// (write_output) or returned in memory; the options are the CLI's. Returns a dict the package
+// turns into its ConvertResult class.
+#include "bindings.hpp"
+#include "model_ref.hpp"
+#include "scene_ref.hpp"
+
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+namespace py = pybind11;
+
+namespace assbin::python {
+
+namespace {
+
+py::dict stats_dict(const converter::ConvertStats& s) {
+    py::dict d;
+#define ASSBIN_STAT(field) d[#field] = s.field
+    ASSBIN_STAT(vertices);
+    ASSBIN_STAT(triangles);
+    ASSBIN_STAT(meshes);
+    ASSBIN_STAT(meshes_omitted);
+    ASSBIN_STAT(bones);
+    ASSBIN_STAT(animations);
+    ASSBIN_STAT(textures_written);
+    ASSBIN_STAT(polygons_triangulated);
+    ASSBIN_STAT(points_dropped);
+    ASSBIN_STAT(lines_dropped);
+    ASSBIN_STAT(empty_faces);
+    ASSBIN_STAT(faces_out_of_range);
+    ASSBIN_STAT(faces_non_finite);
+    ASSBIN_STAT(vertices_lost_influences);
+    ASSBIN_STAT(meshes_normals_generated);
+    ASSBIN_STAT(meshes_tangents_generated);
+    ASSBIN_STAT(vertices_split_for_tangents);
+    ASSBIN_STAT(source_vertices);
+    ASSBIN_STAT(source_meshes);
+    ASSBIN_STAT(source_vertices_transformed);
+    ASSBIN_STAT(vertices_transformed);
+    ASSBIN_STAT(degenerate_triangles);
+    ASSBIN_STAT(meshes_ordered_linearly);
+#undef ASSBIN_STAT
+    return d;
+}
+
+} // namespace
+
+void bind_convert(py::module_& m) {
+    m.def(
+        "_convert",
+        [](const py::object& source, std::optional<std::filesystem::path> destination, int layout,
+           bool compress, std::vector<std::filesystem::path> texture_dirs, uint32_t uv_channel,
+           double ticks_per_second, float crease_angle, bool optimize, bool keep_meshes,
+           bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads) {
+            if (layout != 2024 && layout != 2025) throw py::value_error("layout must be 2024 or 2025");
+            if (layout == 2024 && (compress || max_texture_size > 0 || !texture_dirs.empty()))
+                throw py::value_error("compress, max_texture_size and texture_dirs work on the 2025 layout's "
+                                      "textures: pass layout=2025");
+            if (uv_channel > 7) throw py::value_error("uv_channel must be 0..7");
+            if (!(ticks_per_second > 0)) throw py::value_error("ticks_per_second must be positive");
+            if (!(crease_angle >= 0 && crease_angle <= 180))
+                throw py::value_error("crease_angle must be 0..180");
+            converter::ConvertOptions options;
+            options.layout = layout == 2025 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
+            options.compress_normal_maps = compress;
+            options.texture_folders = std::move(texture_dirs);
+            options.uv_channel = uv_channel;
+            options.default_ticks_per_second = ticks_per_second;
+            options.crease_angle_degrees = crease_angle;
+            options.optimize = optimize;
+            options.keep_meshes = keep_meshes;
+            options.keep_embedded_bytes = keep_embedded_bytes;
+            options.max_texture_size = max_texture_size;
+            options.threads = options.texture_threads = threads;
+            if (destination) options.texture_stem = destination->stem().string();
+            std::shared_ptr<const Scene> scene;
+            std::optional<std::filesystem::path> path;
+            if (py::isinstance<SceneRef>(source))
+                scene = py::cast<const SceneRef&>(source).scene;
+            else
+                path = py::cast<std::filesystem::path>(source);
+            converter::ConvertResult result;
+            {
+                py::gil_scoped_release unlocked;
+                ReadOptions read;
+                read.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+                if (path) {
+                    options.source_folder = path->parent_path();
+                    scene = std::make_shared<const Scene>(read_file(*path, read));
+                }
+                result = converter::convert(*scene, options);
+                if (destination) converter::write_output(result, *destination);
+            }
+            py::dict out(py::arg("stats") = stats_dict(result.stats), py::arg("warnings") = result.warnings);
+            out["model"] =
+                destination ? py::none()
+                            : py::cast(ModelRef{std::make_shared<const aem::Model>(std::move(result.model))});
+            return out;
+        },
+        py::arg("source"), py::arg("destination"), py::arg("layout"), py::arg("compress"),
+        py::arg("texture_dirs"), py::arg("uv_channel"), py::arg("ticks_per_second"), py::arg("crease_angle"),
+        py::arg("optimize"), py::arg("keep_meshes"), py::arg("keep_embedded_bytes"),
+        py::arg("max_texture_size"), py::arg("threads"));
+}
+
+} // namespace assbin::python

@@ -1,0 +1,605 @@
+// assbin.read / assbin.write and the Scene with its parts. A Scene owns the C++ scene through a
+// shared pointer; meshes, nodes, bones, ... are small views that share it, and their arrays are
+// read-only NumPy views of the scene's own vectors (array_views.hpp).
+#include "array_views.hpp"
+#include "bindings.hpp"
+#include "scene_ref.hpp"
+
+#include <assbin/reader.hpp>
+#include <assbin/validate.hpp>
+#include <assbin/writer.hpp>
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+
+namespace py = pybind11;
+
+namespace assbin::python {
+
+namespace {
+
+using ScenePtr = std::shared_ptr<const Scene>;
+
+struct NodeRef {
+    ScenePtr scene;
+    size_t node;
+    const Node& get() const { return scene->nodes[node]; }
+};
+struct MeshRef {
+    ScenePtr scene;
+    size_t mesh;
+    const Mesh& get() const { return scene->meshes[mesh]; }
+};
+struct BoneRef {
+    ScenePtr scene;
+    size_t mesh, bone;
+    const Bone& get() const { return scene->meshes[mesh].bones[bone]; }
+};
+struct MaterialRef {
+    ScenePtr scene;
+    size_t material;
+    const Material& get() const { return scene->materials[material]; }
+};
+struct AnimationRef {
+    ScenePtr scene;
+    size_t animation;
+    const Animation& get() const { return scene->animations[animation]; }
+};
+struct ChannelRef {
+    ScenePtr scene;
+    size_t animation, channel;
+    const NodeChannel& get() const { return scene->animations[animation].channels[channel]; }
+};
+struct TextureRef {
+    ScenePtr scene;
+    size_t texture;
+    const Texture& get() const { return scene->textures[texture]; }
+};
+
+constexpr py::ssize_t kVec3 = sizeof(Vec3);
+
+// (N, 3) float32 over a vertex stream, or None when the mesh has none (or it is shortened: bounds).
+py::object vec3_stream(const ScenePtr& scene, const std::optional<VertexStream<Vec3>>& stream) {
+    if (!stream || (scene->header.is_shortened() && stream->values.empty())) return py::none();
+    return view_of(stream->values.empty() ? nullptr : stream->values.front().data(),
+                   {py::ssize_t(stream->values.size()), 3}, {kVec3, sizeof(float)}, keep_alive(scene));
+}
+
+py::array matrix_view(const ScenePtr& scene, const Matrix4& matrix) {
+    return view_of(matrix.data(), {4, 4}, {4 * sizeof(float), sizeof(float)}, keep_alive(scene)); // row-major
+}
+
+py::tuple vec3_tuple(const Vec3& v) {
+    return py::make_tuple(v.x(), v.y(), v.z());
+}
+
+// A shortened stream's bounds as ((min...), (max...)).
+template <class T>
+py::tuple bounds_tuple(const Bounds<T>& bounds) {
+    const auto as_tuple = [](const T& value) {
+        py::list items;
+        for (int i = 0; i < value.size(); ++i)
+            items.append(value[i]);
+        return py::tuple(items);
+    };
+    return py::make_tuple(as_tuple(bounds.min), as_tuple(bounds.max));
+}
+
+py::object metadata_value(const MetadataValue& value) {
+    return std::visit(
+        [](const auto& v) -> py::object {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, std::monostate>)
+                return py::none();
+            else if constexpr (std::is_same_v<V, Vec3>)
+                return vec3_tuple(v);
+            else if constexpr (std::is_same_v<V, std::string>)
+                return py::bytes(v).attr("decode")("utf-8", "surrogateescape");
+            else
+                return py::cast(v);
+        },
+        value);
+}
+
+py::str text(const std::string& bytes) {
+    // Names in dumps are untrusted bytes: invalid UTF-8 stays visible and round-trips.
+    return py::bytes(bytes).attr("decode")("utf-8", "surrogateescape");
+}
+
+const char* property_type_name(uint32_t type) {
+    switch (static_cast<MaterialPropertyType>(type)) {
+    case MaterialPropertyType::Float:
+        return "float";
+    case MaterialPropertyType::Double:
+        return "double";
+    case MaterialPropertyType::String:
+        return "string";
+    case MaterialPropertyType::Integer:
+        return "int";
+    case MaterialPropertyType::Buffer:
+        return "buffer";
+    }
+    return "unknown";
+}
+
+// A material property's value as Python sees it: str, list of floats or ints, or bytes.
+py::object property_value(const MaterialProperty& property) {
+    switch (static_cast<MaterialPropertyType>(property.type)) {
+    case MaterialPropertyType::String:
+        if (const std::optional<std::string> value = property.string_value()) return text(*value);
+        break;
+    case MaterialPropertyType::Float:
+    case MaterialPropertyType::Double:
+        return py::cast(property.numbers());
+    case MaterialPropertyType::Integer:
+        return py::cast(property.integers());
+    default:
+        break;
+    }
+    return py::bytes(reinterpret_cast<const char*>(property.data.data()), property.data.size());
+}
+
+// Keys of one track: times (K,) float64 and values (K, n) float32, views of the scene's keys.
+template <class T>
+py::tuple key_arrays(const ScenePtr& scene, const KeyTrack<T>& track, py::ssize_t components) {
+    const auto* first = track.keys.empty() ? nullptr : &track.keys.front();
+    const py::ssize_t count = py::ssize_t(track.keys.size());
+    const py::capsule owner = keep_alive(scene);
+    py::array times = view_of(first ? &first->time : nullptr, {count}, {sizeof(Key<T>)}, owner);
+    py::array values = view_of(first ? first->value.coeffs().data() : nullptr, {count, components},
+                               {sizeof(Key<T>), sizeof(float)}, owner);
+    return py::make_tuple(times, values);
+}
+
+template <>
+py::tuple key_arrays<Vec3>(const ScenePtr& scene, const KeyTrack<Vec3>& track, py::ssize_t components) {
+    const auto* first = track.keys.empty() ? nullptr : &track.keys.front();
+    const py::ssize_t count = py::ssize_t(track.keys.size());
+    const py::capsule owner = keep_alive(scene);
+    py::array times = view_of(first ? &first->time : nullptr, {count}, {sizeof(Key<Vec3>)}, owner);
+    py::array values = view_of(first ? first->value.data() : nullptr, {count, components},
+                               {sizeof(Key<Vec3>), sizeof(float)}, owner);
+    return py::make_tuple(times, values);
+}
+
+ReadOptions read_options(bool strict, std::optional<uint64_t> max_inflated_mb,
+                         std::optional<uint64_t> max_inflate_ratio, std::optional<uint32_t> max_node_depth,
+                         std::optional<uint64_t> max_allocation_ratio, unsigned threads) {
+    ReadOptions options;
+    options.refuse_trailing_bytes = strict;
+    if (max_inflated_mb)
+        options.limits.max_inflated_bytes =
+            *max_inflated_mb > (UINT64_MAX >> 20) ? UINT64_MAX : *max_inflated_mb << 20;
+    if (max_inflate_ratio) options.limits.max_inflate_ratio = *max_inflate_ratio;
+    if (max_node_depth) options.limits.max_node_depth = *max_node_depth;
+    if (max_allocation_ratio) options.limits.max_allocation_ratio = *max_allocation_ratio;
+    options.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+    return options;
+}
+
+SceneRef read_source(const py::object& source, const ReadOptions& options) {
+    if (py::isinstance<py::bytes>(source) || py::isinstance<py::bytearray>(source) ||
+        py::isinstance<py::memoryview>(source)) {
+        const py::buffer_info buffer = py::buffer(source).request();
+        const std::span<const std::byte> bytes(static_cast<const std::byte*>(buffer.ptr),
+                                               size_t(buffer.size));
+        py::gil_scoped_release unlocked; // the bytes object stays referenced by `source`
+        return {std::make_shared<const Scene>(read_scene(bytes, options))};
+    }
+    const std::filesystem::path path = py::cast<std::filesystem::path>(source);
+    py::gil_scoped_release unlocked;
+    return {std::make_shared<const Scene>(read_file(path, options))};
+}
+
+std::vector<std::byte> scene_bytes(const SceneRef& scene, bool compressed, bool shortened) {
+    WriteOptions options;
+    options.compressed = compressed;
+    options.shortened = shortened || scene.scene->header.is_shortened();
+    py::gil_scoped_release unlocked;
+    return write(*scene.scene, options);
+}
+
+py::bytes as_bytes(const std::vector<std::byte>& bytes) {
+    return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void bind_parts(py::module_& m) {
+    py::class_<Header>(m, "Header", "The 512-byte header of a dump, field by field.")
+        .def_property_readonly("timestamp", [](const Header& h) { return text(h.timestamp); })
+        .def_readonly("version_major", &Header::version_major)
+        .def_readonly("version_minor", &Header::version_minor)
+        .def_readonly("revision", &Header::revision)
+        .def_readonly("compile_flags", &Header::compile_flags)
+        .def_property_readonly("shortened", &Header::is_shortened)
+        .def_property_readonly("compressed", &Header::is_compressed)
+        .def_property_readonly("source_name", [](const Header& h) { return text(h.source_name); })
+        .def_property_readonly("command", [](const Header& h) { return text(h.command); })
+        .def_readonly("compressed_prefix", &Header::compressed_prefix);
+
+    py::class_<NodeRef>(m, "Node", "A node of the scene graph (nodes are in pre-order; node 0 is the root).")
+        .def_property_readonly("index", [](const NodeRef& n) { return n.node; })
+        .def_property_readonly("name", [](const NodeRef& n) { return text(n.get().name); })
+        .def_property_readonly(
+            "transform", [](const NodeRef& n) { return matrix_view(n.scene, n.get().transform); },
+            "4 x 4 float32, relative to the parent; translation in column 3 (Assimp's a4, b4, c4)")
+        .def_property_readonly(
+            "parent", [](const NodeRef& n) { return n.get().parent; }, "-1 for the root")
+        .def_property_readonly("children", [](const NodeRef& n) { return n.get().children; })
+        .def_property_readonly("mesh_indices", [](const NodeRef& n) { return n.get().meshes; })
+        .def_property_readonly(
+            "metadata",
+            [](const NodeRef& n) {
+                py::dict out;
+                for (const MetadataEntry& entry : n.get().metadata)
+                    out[text(entry.key)] = metadata_value(entry.value);
+                return out;
+            },
+            "key -> bool, int, float, str, (x, y, z) or None (types without a value)")
+        .def("__repr__", [](const NodeRef& n) { return "<assbin.Node " + std::to_string(n.node) + ">"; });
+
+    py::class_<BoneRef>(m, "Bone", "A mesh's bone: its name, offset matrix and vertex weights.")
+        .def_property_readonly("name", [](const BoneRef& b) { return text(b.get().name); })
+        .def_property_readonly(
+            "offset", [](const BoneRef& b) { return matrix_view(b.scene, b.get().offset); },
+            "4 x 4 float32, mesh space to bone space")
+        .def_property_readonly("weight_count", [](const BoneRef& b) { return b.get().weight_count; })
+        .def_property_readonly(
+            "vertex_ids",
+            [](const BoneRef& b) {
+                const std::vector<VertexWeight>& w = b.get().weights;
+                return view_of(w.empty() ? nullptr : &w.front().vertex, {py::ssize_t(w.size())},
+                               {sizeof(VertexWeight)}, keep_alive(b.scene));
+            },
+            "uint32 (weights,): the vertex of each weight (empty in a shortened dump)")
+        .def_property_readonly(
+            "weights",
+            [](const BoneRef& b) {
+                const std::vector<VertexWeight>& w = b.get().weights;
+                return view_of(w.empty() ? nullptr : &w.front().weight, {py::ssize_t(w.size())},
+                               {sizeof(VertexWeight)}, keep_alive(b.scene));
+            },
+            "float32 (weights,)");
+
+    py::class_<MeshRef>(m, "Mesh", "A mesh: vertex arrays (read-only views, no copy), faces and bones.")
+        .def_property_readonly("index", [](const MeshRef& r) { return r.mesh; })
+        .def_property_readonly("vertex_count", [](const MeshRef& r) { return r.get().vertex_count; })
+        .def_property_readonly("face_count", [](const MeshRef& r) { return r.get().face_count; })
+        .def_property_readonly("primitive_types", [](const MeshRef& r) { return r.get().primitive_types; })
+        .def_property_readonly("material_index", [](const MeshRef& r) { return r.get().material_index; })
+        .def_property_readonly(
+            "positions", [](const MeshRef& r) { return vec3_stream(r.scene, r.get().positions); },
+            "float32 (vertices, 3), or None")
+        .def_property_readonly("normals",
+                               [](const MeshRef& r) { return vec3_stream(r.scene, r.get().normals); })
+        .def_property_readonly("tangents",
+                               [](const MeshRef& r) { return vec3_stream(r.scene, r.get().tangents); })
+        .def_property_readonly("bitangents",
+                               [](const MeshRef& r) { return vec3_stream(r.scene, r.get().bitangents); })
+        .def_property_readonly(
+            "colors",
+            [](const MeshRef& r) {
+                py::list out;
+                for (const VertexStream<Color4>& set : r.get().color_sets)
+                    out.append(view_of(set.values.empty() ? nullptr : set.values.front().data(),
+                                       {py::ssize_t(set.values.size()), 4}, {sizeof(Color4), sizeof(float)},
+                                       keep_alive(r.scene)));
+                return out;
+            },
+            "per colour set, float32 (vertices, 4): r, g, b, a")
+        .def_property_readonly(
+            "uvs",
+            [](const MeshRef& r) {
+                py::list out;
+                for (const UvChannel& channel : r.get().uv_channels)
+                    out.append(view_of(channel.values.empty() ? nullptr : channel.values.front().data(),
+                                       {py::ssize_t(channel.values.size()), 3}, {kVec3, sizeof(float)},
+                                       keep_alive(r.scene)));
+                return out;
+            },
+            "per UV channel, float32 (vertices, 3); uv_components says how many are meaningful")
+        .def_property_readonly("uv_components",
+                               [](const MeshRef& r) {
+                                   std::vector<uint32_t> out;
+                                   for (const UvChannel& channel : r.get().uv_channels)
+                                       out.push_back(channel.component_count);
+                                   return out;
+                               })
+        .def_property_readonly(
+            "face_indices",
+            [](const MeshRef& r) {
+                const std::vector<uint32_t>& i = r.get().faces.indices;
+                return view_of(i.data(), {py::ssize_t(i.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
+            },
+            "uint32: every face's vertex indices, back to back")
+        .def_property_readonly(
+            "face_offsets",
+            [](const MeshRef& r) {
+                const std::vector<uint32_t>& o = r.get().faces.offsets;
+                return view_of(o.data(), {py::ssize_t(o.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
+            },
+            "uint32 (faces + 1,): face i is face_indices[face_offsets[i]:face_offsets[i + 1]]")
+        .def_property_readonly(
+            "faces",
+            [](const MeshRef& r) -> py::object {
+                const FaceList& faces = r.get().faces;
+                if (faces.offsets.size() < 2) return py::none();
+                const uint32_t corners = faces.offsets[1] - faces.offsets[0];
+                const size_t count = faces.offsets.size() - 1;
+                if (corners == 0 || size_t{corners} * count != faces.indices.size()) return py::none();
+                return view_of(faces.indices.data(), {py::ssize_t(count), py::ssize_t(corners)},
+                               {py::ssize_t(corners * sizeof(uint32_t)), sizeof(uint32_t)},
+                               keep_alive(r.scene));
+            },
+            "uint32 (faces, k) when every face has k corners, else None")
+        .def_property_readonly("bones",
+                               [](const MeshRef& r) {
+                                   py::list out;
+                                   for (size_t b = 0; b < r.get().bones.size(); ++b)
+                                       out.append(BoneRef{r.scene, r.mesh, b});
+                                   return out;
+                               })
+        .def_property_readonly(
+            "bounds",
+            [](const MeshRef& r) {
+                py::dict out;
+                const Mesh& mesh = r.get();
+                const auto add = [&](const char* name, const std::optional<VertexStream<Vec3>>& stream) {
+                    if (stream) out[name] = bounds_tuple(stream->bounds);
+                };
+                add("positions", mesh.positions);
+                add("normals", mesh.normals);
+                add("tangents", mesh.tangents);
+                add("bitangents", mesh.bitangents);
+                for (size_t c = 0; c < mesh.color_sets.size(); ++c)
+                    out[py::str("colors[" + std::to_string(c) + "]")] =
+                        bounds_tuple(mesh.color_sets[c].bounds);
+                for (size_t c = 0; c < mesh.uv_channels.size(); ++c)
+                    out[py::str("uvs[" + std::to_string(c) + "]")] = bounds_tuple(mesh.uv_channels[c].bounds);
+                return out;
+            },
+            "a shortened dump's (min, max) per stream, by name")
+        .def_property_readonly(
+            "face_hashes",
+            [](const MeshRef& r) {
+                const std::vector<uint32_t>& h = r.get().face_hashes;
+                return view_of(h.data(), {py::ssize_t(h.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
+            },
+            "a shortened dump's uint32 hash per block of 512 faces")
+        .def("__repr__", [](const MeshRef& r) {
+            return "<assbin.Mesh " + std::to_string(r.mesh) + ": " + std::to_string(r.get().vertex_count) +
+                   " vertices, " + std::to_string(r.get().face_count) + " faces>";
+        });
+
+    py::class_<MaterialProperty>(m, "MaterialProperty")
+        .def_property_readonly("key", [](const MaterialProperty& p) { return text(p.key); })
+        .def_readonly("semantic", &MaterialProperty::semantic)
+        .def_readonly("index", &MaterialProperty::index)
+        .def_property_readonly("type", [](const MaterialProperty& p) { return property_type_name(p.type); })
+        .def_property_readonly("value", &property_value, "str, list of float or int, or bytes (buffers)")
+        .def("__repr__", [](const MaterialProperty& p) {
+            return "<assbin.MaterialProperty " + p.key + " [" + std::to_string(p.semantic) + "," +
+                   std::to_string(p.index) + "]>";
+        });
+
+    py::class_<MaterialRef>(m, "Material", "A material: typed properties by key, semantic and index.")
+        .def_property_readonly("name", [](const MaterialRef& r) { return text(r.get().name()); })
+        .def_property_readonly("properties", [](const MaterialRef& r) { return r.get().properties; })
+        .def(
+            "get",
+            [](const MaterialRef& r, const std::string& key, uint32_t semantic,
+               uint32_t index) -> py::object {
+                const MaterialProperty* p = r.get().find(key, semantic, index);
+                return p ? property_value(*p) : py::none();
+            },
+            py::arg("key"), py::arg("semantic") = 0, py::arg("index") = 0,
+            "The value of the property, or None: material.get('$tex.file', 1) is the first diffuse texture");
+
+    py::class_<ChannelRef>(m, "NodeChannel", "One node's keys in an animation (times in ticks).")
+        .def_property_readonly("node_name", [](const ChannelRef& c) { return text(c.get().node_name); })
+        .def_property_readonly("pre_state", [](const ChannelRef& c) { return c.get().pre_state; })
+        .def_property_readonly("post_state", [](const ChannelRef& c) { return c.get().post_state; })
+        .def_property_readonly(
+            "positions", [](const ChannelRef& c) { return key_arrays(c.scene, c.get().positions, 3); },
+            "(times float64 (K,), values float32 (K, 3))")
+        .def_property_readonly(
+            "rotations", [](const ChannelRef& c) { return key_arrays(c.scene, c.get().rotations, 4); },
+            "(times float64 (K,), quaternions float32 (K, 4) as x, y, z, w)")
+        .def_property_readonly(
+            "scalings", [](const ChannelRef& c) { return key_arrays(c.scene, c.get().scalings, 3); },
+            "(times float64 (K,), values float32 (K, 3))");
+
+    py::class_<AnimationRef>(m, "Animation")
+        .def_property_readonly("name", [](const AnimationRef& a) { return text(a.get().name); })
+        .def_property_readonly(
+            "duration", [](const AnimationRef& a) { return a.get().duration; }, "in ticks")
+        .def_property_readonly(
+            "ticks_per_second", [](const AnimationRef& a) { return a.get().ticks_per_second; },
+            "0 when the file leaves it unspecified")
+        .def_property_readonly("channels", [](const AnimationRef& a) {
+            py::list out;
+            for (size_t c = 0; c < a.get().channels.size(); ++c)
+                out.append(ChannelRef{a.scene, a.animation, c});
+            return out;
+        });
+
+    py::class_<TextureRef>(m, "Texture", "An embedded texture: an image file's bytes, or ARGB8888 texels.")
+        .def_property_readonly("width", [](const TextureRef& t) { return t.get().width; })
+        .def_property_readonly(
+            "height", [](const TextureRef& t) { return t.get().height; }, "0 for an image file")
+        .def_property_readonly("format_hint", [](const TextureRef& t) { return text(t.get().format_hint); })
+        .def_property_readonly("is_file", [](const TextureRef& t) { return t.get().is_compressed(); })
+        .def_property_readonly(
+            "data",
+            [](const TextureRef& t) {
+                const std::vector<uint8_t>& d = t.get().data;
+                return view_of(d.data(), {py::ssize_t(d.size())}, {1}, keep_alive(t.scene));
+            },
+            "uint8: the image file, or the texels (b, g, r, a per texel)")
+        .def_property_readonly(
+            "texels",
+            [](const TextureRef& t) -> py::object {
+                const Texture& texture = t.get();
+                if (texture.is_compressed() ||
+                    texture.data.size() != size_t{texture.width} * texture.height * 4)
+                    return py::none();
+                return view_of(texture.data.data(),
+                               {py::ssize_t(texture.height), py::ssize_t(texture.width), 4},
+                               {py::ssize_t(texture.width) * 4, 4, 1}, keep_alive(t.scene));
+            },
+            "uint8 (height, width, 4) as b, g, r, a, or None for an image file");
+
+    py::class_<Light>(m, "Light")
+        .def_property_readonly("name", [](const Light& l) { return text(l.name); })
+        .def_readonly("type", &Light::type)
+        .def_property_readonly("position", [](const Light& l) { return vec3_tuple(l.position); })
+        .def_property_readonly("direction", [](const Light& l) { return vec3_tuple(l.direction); })
+        .def_property_readonly("up", [](const Light& l) { return vec3_tuple(l.up); })
+        .def_readonly("attenuation_constant", &Light::attenuation_constant)
+        .def_readonly("attenuation_linear", &Light::attenuation_linear)
+        .def_readonly("attenuation_quadratic", &Light::attenuation_quadratic)
+        .def_property_readonly("diffuse", [](const Light& l) { return vec3_tuple(l.diffuse); })
+        .def_property_readonly("specular", [](const Light& l) { return vec3_tuple(l.specular); })
+        .def_property_readonly("ambient", [](const Light& l) { return vec3_tuple(l.ambient); })
+        .def_readonly("inner_cone", &Light::inner_cone)
+        .def_readonly("outer_cone", &Light::outer_cone);
+
+    py::class_<Camera>(m, "Camera")
+        .def_property_readonly("name", [](const Camera& c) { return text(c.name); })
+        .def_property_readonly("position", [](const Camera& c) { return vec3_tuple(c.position); })
+        .def_property_readonly("look_at", [](const Camera& c) { return vec3_tuple(c.look_at); })
+        .def_property_readonly("up", [](const Camera& c) { return vec3_tuple(c.up); })
+        .def_readonly("horizontal_fov", &Camera::horizontal_fov)
+        .def_readonly("clip_near", &Camera::clip_near)
+        .def_readonly("clip_far", &Camera::clip_far)
+        .def_readonly("aspect", &Camera::aspect);
+}
+
+} // namespace
+
+void bind_scene(py::module_& module) {
+    py::module_& m = module;
+    bind_parts(m);
+    py::class_<SceneRef>(m, "Scene", "A dump's scene. Arrays are read-only views of its memory (no copy).")
+        .def_property_readonly("header", [](const SceneRef& s) { return s.scene->header; })
+        .def_property_readonly(
+            "profile", [](const SceneRef& s) { return writer_profile(*s.scene); },
+            "which Assimp writer the layout says wrote it")
+        .def_property_readonly("is_shortened", [](const SceneRef& s) { return s.scene->is_shortened(); })
+        .def_property_readonly("flags", [](const SceneRef& s) { return s.scene->flags; })
+        .def_property_readonly("body_bytes", [](const SceneRef& s) { return s.scene->body_bytes; })
+        .def_property_readonly("trailing_bytes", [](const SceneRef& s) { return s.scene->trailing_bytes; })
+        .def_property_readonly("nodes",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (size_t n = 0; n < s.scene->nodes.size(); ++n)
+                                       out.append(NodeRef{s.scene, n});
+                                   return out;
+                               })
+        .def_property_readonly("meshes",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (size_t i = 0; i < s.scene->meshes.size(); ++i)
+                                       out.append(MeshRef{s.scene, i});
+                                   return out;
+                               })
+        .def_property_readonly("materials",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (size_t i = 0; i < s.scene->materials.size(); ++i)
+                                       out.append(MaterialRef{s.scene, i});
+                                   return out;
+                               })
+        .def_property_readonly("animations",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (size_t a = 0; a < s.scene->animations.size(); ++a)
+                                       out.append(AnimationRef{s.scene, a});
+                                   return out;
+                               })
+        .def_property_readonly("textures",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (size_t t = 0; t < s.scene->textures.size(); ++t)
+                                       out.append(TextureRef{s.scene, t});
+                                   return out;
+                               })
+        .def_property_readonly("lights", [](const SceneRef& s) { return s.scene->lights; })
+        .def_property_readonly("cameras", [](const SceneRef& s) { return s.scene->cameras; })
+        .def_property_readonly("skipped_chunks",
+                               [](const SceneRef& s) {
+                                   py::list out;
+                                   for (const SkippedChunk& c : s.scene->skipped_chunks)
+                                       out.append(py::dict(py::arg("id") = c.id, py::arg("offset") = c.offset,
+                                                           py::arg("length") = c.length,
+                                                           py::arg("path") = c.path));
+                                   return out;
+                               })
+        .def(
+            "validate",
+            [](const SceneRef& s) {
+                py::list out;
+                for (const Problem& p : validate(*s.scene))
+                    out.append(py::make_tuple(p.severity == Severity::Error ? "error" : "warning", p.path,
+                                              p.message));
+                return out;
+            },
+            "(severity, path, message) for each problem the content has")
+        .def(
+            "to_bytes",
+            [](const SceneRef& s, bool compressed, bool shortened) {
+                return as_bytes(scene_bytes(s, compressed, shortened));
+            },
+            py::kw_only(), py::arg("compressed") = false, py::arg("shortened") = false,
+            "The scene as a dump in the current Assimp layout")
+        .def("__reduce__",
+             [](const SceneRef& s) {
+                 // Pickled as its dump (current layout): worker processes can return scenes.
+                 return py::make_tuple(py::module_::import("assbin").attr("_scene_from_bytes"),
+                                       py::make_tuple(as_bytes(scene_bytes(s, false, false))));
+             })
+        .def("__repr__", [](const SceneRef& s) {
+            return "<assbin.Scene: " + std::to_string(s.scene->meshes.size()) + " meshes, " +
+                   std::to_string(s.scene->nodes.size()) + " nodes" +
+                   (s.scene->is_shortened() ? ", shortened" : "") + ">";
+        });
+
+    m.def(
+        "read",
+        [](const py::object& source, bool strict, std::optional<uint64_t> max_inflated_mb,
+           std::optional<uint64_t> max_inflate_ratio, std::optional<uint32_t> max_node_depth,
+           std::optional<uint64_t> max_allocation_ratio, unsigned threads) {
+            return read_source(source, read_options(strict, max_inflated_mb, max_inflate_ratio,
+                                                    max_node_depth, max_allocation_ratio, threads));
+        },
+        py::arg("source"), py::kw_only(), py::arg("strict") = false, py::arg("max_inflated_mb") = py::none(),
+        py::arg("max_inflate_ratio") = py::none(), py::arg("max_node_depth") = py::none(),
+        py::arg("max_allocation_ratio") = py::none(), py::arg("threads") = 0,
+        "Reads a dump (a path, or its bytes) of any Assimp version: full, compressed or shortened.\n"
+        "Raises assbin.ReadError (offset, chunk_path) on anything it cannot read; the limits are\n"
+        "the reader's (the CLI's --max-* options); strict refuses bytes after the SCENE chunk;\n"
+        "threads decode meshes (0: one per core). The GIL is released while reading.");
+
+    m.def(
+        "write",
+        [](const SceneRef& scene, const std::filesystem::path& path, bool compressed, bool shortened) {
+            WriteOptions options;
+            options.compressed = compressed;
+            options.shortened = shortened || scene.scene->header.is_shortened();
+            options.source_name = path.string();
+            py::gil_scoped_release unlocked;
+            write_file(*scene.scene, path, options);
+        },
+        py::arg("scene"), py::arg("path"), py::kw_only(), py::arg("compressed") = false,
+        py::arg("shortened") = false,
+        "Writes the scene as a dump in the current Assimp layout, atomically (temporary, then rename).");
+}
+
+} // namespace assbin::python

@@ -1,0 +1,84 @@
+"""assbin.convert writes what `assbin convert` writes; AEM models read back with array views,
+validate, and pose as `assbin aem-info --pose` does."""
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+import assbin
+import assbin.aem
+from conftest import cli, cli_json, fixture
+
+HUESITOS = fixture("FBX__huesitos.fbx.assbin")
+
+
+def test_convert_writes_the_same_model_as_the_program(tmp_path):
+    result = assbin.convert(HUESITOS, tmp_path / "py.aem")
+    cli("convert", HUESITOS, "-o", tmp_path / "cli.aem")
+    assert (tmp_path / "py.aem").read_bytes() == (tmp_path / "cli.aem").read_bytes()
+    assert result.model is None
+    assert result.stats["vertices"] == 128 and result.stats["triangles"] == 120
+    assert result.stats["bones"] == 11 and result.stats["animations"] == 1
+    assert cli("aem-info", "--validate", tmp_path / "py.aem").returncode == 0
+
+
+def test_a_model_in_memory_equals_the_one_read_back(tmp_path):
+    scene = assbin.read(HUESITOS)
+    in_memory = assbin.convert(scene).model
+    assbin.convert(HUESITOS, tmp_path / "m.aem")
+    model = assbin.aem.read(tmp_path / "m.aem")
+    assert model.validate() == []
+    for name in ("positions", "normals", "tangents", "bitangents", "uvs", "bone_indices", "bone_weights", "indices"):
+        a, b = getattr(in_memory, name), getattr(model, name)
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
+        assert not a.flags.writeable
+    assert model.positions.shape == (128, 3) and model.bone_indices.dtype == np.int32
+    assert len(model.bone_parents) == 11 and model.inverse_binds.shape == (11, 4, 4)
+    assert model.indices.max() < len(model.positions)
+
+
+def test_pose_matches_the_program(tmp_path):
+    assbin.convert(HUESITOS, tmp_path / "m.aem")
+    model = assbin.aem.read(tmp_path / "m.aem")
+    pose = model.pose(0, 0.5)
+    program = json.loads(cli("aem-info", "--json", "--pose", "0", "0.5", tmp_path / "m.aem").stdout)
+    matrices = np.array(program["pose"]["skinning_matrices"], dtype=np.float32)  # rows of each matrix
+    assert pose.shape == (11, 4, 4) and pose.dtype == np.float32
+    assert np.allclose(pose, matrices, rtol=1e-6, atol=1e-4)
+    assert np.allclose(model.pose(None, 0), np.eye(4))
+    with pytest.raises(IndexError):
+        model.pose(3, 0)
+
+
+def test_the_2025_layout_and_its_options(tmp_path):
+    source = fixture("3DS__cube_with_diffuse_texture.3DS.assbin")
+    folder = fixture("x").parents[1] / "textures" / "3DS"
+    result = assbin.convert(source, tmp_path / "c.aem", layout=2025, compress=True, texture_dirs=[folder])
+    assert not any("not found" in w for w in result.warnings)
+    model = assbin.aem.read(tmp_path / "c.aem")
+    assert model.layout == 2025 and model.validate() == []
+    assert model.image_buffer.size > 0
+    with pytest.raises(ValueError, match="layout=2025"):
+        assbin.convert(source, tmp_path / "d.aem", compress=True)
+    with pytest.raises(ValueError, match="no such folder"):
+        assbin.convert(source, tmp_path / "d.aem", layout=2025, texture_dirs=["/nonexistent"])
+
+
+def test_refusals_raise_convert_error(tmp_path):
+    with pytest.raises(assbin.ConvertError) as raised:
+        assbin.convert(fixture("FBX__huesitos.fbx.assbin.regress"), tmp_path / "x.aem")
+    assert raised.value.refusal == "shortened"
+    assert not (tmp_path / "x.aem").exists()
+    with pytest.raises(assbin.ReadError):
+        assbin.convert(tmp_path / "missing.assbin", tmp_path / "y.aem")
+
+
+def test_results_and_models_pickle():
+    result = assbin.convert(HUESITOS)
+    again = pickle.loads(pickle.dumps(result))
+    assert again.stats == result.stats and again.warnings == result.warnings
+    assert np.array_equal(again.model.positions, result.model.positions)
+    scene = assbin.read(HUESITOS)
+    assert assbin.compare(pickle.loads(pickle.dumps(scene)), scene, epsilon=0).same

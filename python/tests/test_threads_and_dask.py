@@ -1,0 +1,94 @@
+"""The GIL is released while reading (two threads read faster than one), and the Dask recipe
+(examples/dask_convert.py) converts a folder on a 2-worker LocalCluster into valid models."""
+
+import os
+import pathlib
+import shutil
+import sys
+import threading
+import time
+
+import pytest
+
+import assbin
+import assbin.aem
+from conftest import fixture, skip_or_fail
+
+
+def spins_beside(work, calls):
+    """How often another thread runs Python while `work` is called `calls` times. The interpreter is
+    told not to switch threads on its own (a 100 s switch interval), so the other thread runs only
+    where a call lets go of the GIL."""
+    done = threading.Event()
+    spins = 0
+
+    def caller():
+        for _ in range(calls):
+            work()
+        done.set()
+
+    def spinner():
+        nonlocal spins
+        while not done.is_set():
+            spins += 1
+            time.sleep(0)  # hands the GIL back as soon as the caller wants it
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100)
+    try:
+        threads = [threading.Thread(target=caller), threading.Thread(target=spinner)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return spins
+
+
+def test_reading_releases_the_gil():
+    """While one thread is inside assbin.read, another runs Python. (How much faster two threads
+    read than one is measured by scripts/bench-python.sh, not asserted here.)"""
+    data = fixture("X__anim_test.x.assbin").read_bytes()
+    model = assbin.convert(fixture("X__anim_test.x.assbin")).model
+    # The control: validate() keeps the GIL (it is quick), so the other thread hardly ever runs.
+    held = spins_beside(model.validate, 1000)
+    released = spins_beside(lambda: assbin.read(data, threads=1), 1000)
+    assert held <= 3, f"the control let the other thread run {held} times"
+    assert released >= 20, f"the other thread ran {released} times during 1000 reads"
+
+
+def load_recipe():
+    examples = pathlib.Path(os.environ.get("ASSBIN_PYTHON_EXAMPLES", pathlib.Path(__file__).parents[1] / "examples"))
+    sys.path.insert(0, str(examples))
+    try:
+        import dask_convert
+    finally:
+        sys.path.pop(0)
+    return dask_convert
+
+
+def test_the_dask_recipe_converts_a_folder_on_a_local_cluster(tmp_path):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        skip_or_fail("the Dask recipe: python3-distributed is not installed")
+    recipe = load_recipe()
+    source = tmp_path / "dumps"
+    (source / "nested").mkdir(parents=True)
+    shutil.copy(fixture("FBX__huesitos.fbx.assbin"), source / "huesitos.fbx.assbin")
+    shutil.copy(fixture("X__anim_test.x.assbin"), source / "nested" / "anim.x.assbin")
+    shutil.copy(fixture("OBJ__box_UTF16BE.obj.assbin"), source / "empty.obj.assbin")  # refused: no meshes
+    output = tmp_path / "models"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        results = recipe.convert_folder(source, output, client=client)
+    by_name = {pathlib.Path(r["source"]).name: r for r in results}
+    assert set(by_name) == {"huesitos.fbx.assbin", "anim.x.assbin", "empty.obj.assbin"}
+    assert by_name["empty.obj.assbin"]["error"].startswith("no-triangles")
+    for name, relative in (("huesitos.fbx.assbin", "huesitos.fbx.aem"), ("anim.x.assbin", "nested/anim.x.aem")):
+        assert by_name[name]["error"] is None
+        model = assbin.aem.read(output / relative)
+        assert model.validate() == []
+        assert by_name[name]["stats"]["vertices"] == len(model.positions)
