@@ -3,6 +3,7 @@
 #   assbin_<version>_<arch>.deb         the program (and the shared libraries of a shared build);
 #                                       its Depends come from dpkg-shlibdeps (Debian: dpkg-dev, file)
 #   libassbin-dev_<version>_<arch>.deb  libraries to link, headers, CMake package, pkg-config files
+#   python3-assbin_<version>_<arch>.deb the Python module (when it is built)
 set(ASSBIN_PACKAGE_CONTACT "assbin maintainers <maintainers@assbin.invalid>" CACHE STRING
     "Maintainer field of the Debian packages")
 
@@ -22,6 +23,9 @@ set(CPACK_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 
 set(CPACK_COMPONENTS_ALL runtime dev)
+if(ASSBIN_PYTHON_MODULE)
+    list(APPEND CPACK_COMPONENTS_ALL python)
+endif()
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 
@@ -53,5 +57,24 @@ The assbin (read, write, compare dumps), aem (read, write, validate, pose AEM
 models) and assbin-converter (dump to AEM model) C++20 libraries, their headers,
 a CMake package and pkg-config files. find_package(assbin ${assbin_VERSION_MAJOR}.${assbin_VERSION_MINOR} CONFIG)
 gives the targets assbin::assbin, aem::aem and assbin::converter.")
+
+if(ASSBIN_PYTHON_MODULE)
+    # python3-assbin_<version>_<arch>.deb: the module for Debian's python3 (its minor version: the
+    # module is built for one), in /usr/lib/python3.X/dist-packages.
+    math(EXPR next_minor "${Python3_VERSION_MINOR} + 1")
+    set(ASSBIN_PYTHON_DEPENDS
+        "python3 (>= ${Python3_VERSION_MAJOR}.${Python3_VERSION_MINOR}), python3 (<< ${Python3_VERSION_MAJOR}.${next_minor}), python3-numpy")
+    if(ASSBIN_SHARED)
+        string(APPEND ASSBIN_PYTHON_DEPENDS ", assbin (= ${assbin_VERSION})")
+    endif()
+    set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-assbin)
+    set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+    set(CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS ON)
+    set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${ASSBIN_PYTHON_DEPENDS}")
+    set(CPACK_DEBIAN_PYTHON_DESCRIPTION "Python module to read and convert Assimp ASSBIN dumps without Assimp
+import assbin: read dumps of every Assimp release since 3.0 into scenes whose
+vertex arrays are NumPy views, compare them by value, convert them to AEM game
+models; assbin.aem reads, validates and poses AEM models.")
+endif()
 
 include(CPack)

@@ -5,9 +5,11 @@
 #              is moved and the consumer built again (the CMake package names no absolute path)
 #   2. shared  the same with BUILD_SHARED_LIBS=ON, and the installed program run from the prefix
 #              (its RUNPATH finds the libraries)
-#   3. deb     cpack -G DEB in the static build; both packages installed with dpkg, `assbin --version`
+#   3. deb     cpack -G DEB in the static build; the packages installed with dpkg, `assbin --version`
 #              checked against project()'s version, every library the program needs owned by a
-#              package its Depends names, the consumer built against /usr; both packages purged
+#              package its Depends names, the consumer built against /usr, `import assbin` with
+#              /usr/bin/python3 (python3-assbin); every package purged
+# Steps 1 and 2 also import the installed Python module (when it is built) with /usr/bin/python3.
 #
 #   scripts/check-install.sh [--build-dir DIR] [--static-only] [--clean-root]
 #     --build-dir DIR  the static build to install and package (scripts/test.sh passes its Release
@@ -64,7 +66,21 @@ build_libraries() { # build-dir, then CMake options for a new folder
         cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=OFF \
             -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON "$@" >/dev/null
     fi
-    cmake --build "$dir" -j "$jobs" --target assbin_cli >/dev/null
+    local -a targets=(assbin_cli)
+    [ -d "$dir/python" ] && targets+=(assbin_python) # the Python module, when pybind11 and NumPy were found
+    cmake --build "$dir" -j "$jobs" --target "${targets[@]}" >/dev/null
+}
+
+# The installed Python module imports with Debian's /usr/bin/python3 (PYTHONPATH given for a prefix
+# outside its sys.path) and reads the fixture, from a folder that holds no copy of the package.
+check_python() { # folder holding the assbin package, or "" for the interpreter's own sys.path
+    local folder=$1 printed
+    [ -d "$build_dir/python" ] || { echo "SKIPPED: the Python module (not built: no pybind11 or NumPy)"; return 0; }
+    printed=$(cd / && PYTHONPATH=$folder /usr/bin/python3 -c "import assbin, sys
+scene = assbin.read(sys.argv[1])
+print(assbin.__file__, len(scene.meshes), 'meshes,', scene.meshes[0].positions.shape[0], 'vertices')" "$fixture") ||
+        fail "the installed Python module does not import or read (PYTHONPATH=$folder)"
+    echo "  python3: $printed"
 }
 
 # Builds tests/consumer against an installed prefix with find_package and runs its tests (which
@@ -111,6 +127,7 @@ cmake --install "$build_dir" --prefix "$work/static" >/dev/null
 find "$work/static" -type f | sed "s|^$work/static/|  |" | sort
 check_version "$work/static/bin/assbin"
 check_consumer "$work/static" "$work/consumer-static"
+check_python "$(dirname "$(find "$work/static" -name __init__.py -path '*/assbin/*' | head -n 1)" 2>/dev/null)/.."
 mv "$work/static" "$work/moved"
 rm -rf "$work/consumer-static/cmake"
 cmake -S tests/consumer -B "$work/consumer-static/cmake" -DCMAKE_PREFIX_PATH="$work/moved" \
@@ -128,15 +145,18 @@ done
 echo "bin/assbin RUNPATH: $(readelf -d "$work/shared/bin/assbin" | sed -n 's/.*RUNPATH.*\[\(.*\)\]/\1/p')"
 check_version "$work/shared/bin/assbin"
 check_consumer "$work/shared" "$work/consumer-shared"
+check_python "$(dirname "$(find "$work/shared" -name __init__.py -path '*/assbin/*' | head -n 1)" 2>/dev/null)/.."
 
 step "3/3 Debian packages: cpack -G DEB, dpkg -i, assbin --version, Depends, consumer against /usr"
 (cd "$build_dir" && cpack -G DEB -B "$work/deb" >/dev/null)
 runtime_deb=$(ls "$work"/deb/assbin_"$version"_*.deb)
 dev_deb=$(ls "$work"/deb/libassbin-dev_"$version"_*.deb)
-for deb in "$runtime_deb" "$dev_deb"; do
+python_deb=$(ls "$work"/deb/python3-assbin_"$version"_*.deb 2>/dev/null || true)
+[ -d "$build_dir/python" ] && [ -z "$python_deb" ] && fail "the Python module is built, but cpack made no python3-assbin package"
+for deb in "$runtime_deb" "$dev_deb" $python_deb; do
     echo "$(basename "$deb"): $(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version), Depends: $(dpkg-deb -f "$deb" Depends)"
 done
-for package in assbin libassbin-dev; do
+for package in assbin libassbin-dev python3-assbin; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
     if [ -n "$status" ] && [ "$status" != not-installed ] && [ "$status" != config-files ]; then
         fail "package $package is $status on this machine: not touching it (dpkg --purge $package first)"
@@ -168,10 +188,16 @@ done
 installed_packages=(libassbin-dev assbin)
 "${as_root[@]}" dpkg -i "$dev_deb" >/dev/null
 check_consumer /usr "$work/consumer-deb"
-"${as_root[@]}" dpkg --purge libassbin-dev assbin >/dev/null
+if [ -n "$python_deb" ]; then
+    installed_packages=(python3-assbin libassbin-dev assbin)
+    "${as_root[@]}" dpkg -i "$python_deb" >/dev/null
+    check_python ""
+fi
+"${as_root[@]}" dpkg --purge "${installed_packages[@]}" >/dev/null
 installed_packages=()
 [ ! -e /usr/bin/assbin ] || fail "/usr/bin/assbin is still there after dpkg --purge"
-echo "both packages purged"
+(cd / && /usr/bin/python3 -c "import assbin" 2>/dev/null) && fail "assbin still imports after dpkg --purge"
+echo "every package purged"
 
 if [ "$clean_root" -eq 1 ]; then
     step "--clean-root: the runtime package in a minimal Debian 12 (debootstrap --variant=minbase)"

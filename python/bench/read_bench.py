@@ -1,0 +1,82 @@
+"""Reading from Python: assbin.read of a big dump against reading its bytes into Python
+(open().read(), the floor), one and two threads, and pyassimp (Debian's python3-pyassimp, the only
+other Python reader of ASSBIN) where it is installed and does not crash: it runs in a child process,
+so a segfault is reported, not fatal. Best of N runs; run by scripts/bench-python.sh.
+
+    python3 read_bench.py DUMP [--runs N]
+"""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import assbin
+
+
+def best_seconds(run, runs):
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def read_bytes(path):
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def pyassimp_line(path):
+    probe = subprocess.run([sys.executable, "-c", "import pyassimp"], capture_output=True)
+    if probe.returncode != 0:
+        return "pyassimp: not installed (python3-pyassimp), not measured"
+    code = ("import sys, time, pyassimp\nstart = time.perf_counter()\n"
+            "with pyassimp.load(sys.argv[1]) as scene:\n    meshes = len(scene.meshes)\n"
+            "print(time.perf_counter() - start, meshes)")
+    try:
+        run = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return "pyassimp: no result in 300 s"
+    if run.returncode != 0:
+        return f"pyassimp: failed (exit {run.returncode}{', a crash' if run.returncode < 0 else ''})"
+    seconds, meshes = run.stdout.split()
+    return f"pyassimp.load: {float(seconds) * 1000:.1f} ms ({meshes} meshes)"
+
+
+def main(argv):
+    path = argv[1]
+    runs = int(argv[argv.index("--runs") + 1]) if "--runs" in argv else 5
+    size_mb = os.path.getsize(path) / 1e6
+    floor = best_seconds(lambda: read_bytes(path), runs)
+    default = best_seconds(lambda: assbin.read(path), runs)
+    one = best_seconds(lambda: assbin.read(path, threads=1), runs)
+
+    def two_threads():
+        threads = [threading.Thread(target=assbin.read, args=(path,), kwargs={"threads": 1}) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    two = best_seconds(two_threads, runs)
+    def one_after_the_other():  # each scene dropped at once, as the threads drop theirs
+        assbin.read(path, threads=1)
+        assbin.read(path, threads=1)
+
+    both_in_one = best_seconds(one_after_the_other, runs)
+    print(f"{os.path.basename(path)}: {size_mb:.1f} MB, best of {runs}")
+    print(f"  open().read()                       {floor * 1000:8.1f} ms  {size_mb / floor:8.0f} MB/s  (the floor)")
+    print(f"  assbin.read (threads: one per core) {default * 1000:8.1f} ms  {size_mb / default:8.0f} MB/s"
+          f"  {default / floor:5.2f}x the floor (target <= 3)")
+    print(f"  assbin.read (threads=1)             {one * 1000:8.1f} ms  {size_mb / one:8.0f} MB/s  {one / floor:5.2f}x")
+    print(f"  two reads on two Python threads     {two * 1000:8.1f} ms  vs {both_in_one * 1000:.1f} ms one after"
+          f" the other: {both_in_one / two:.2f}x (the GIL is released)")
+    print(f"  {pyassimp_line(path)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
