@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.layout = choice & 1 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
     options.optimize = (choice & 2) == 0;
     options.keep_meshes = (choice & 4) != 0;
-    options.compress_normal_maps = (choice & 8) != 0;
+    options.compress_textures = (choice & 8) != 0;
     options.max_texture_size = choice & 16 ? 64 : 0;
     options.max_texture_pixels = 1 << 20; // bounded work per input
     try {

@@ -46,8 +46,8 @@ std::string options_key(const converter::ConvertOptions& o) {
     std::ostringstream text;
     text << assbin::version_string << '|' << o.uv_channel << '|' << o.default_ticks_per_second << '|'
          << o.crease_angle_degrees << '|' << o.optimize << '|' << o.keep_meshes << '|'
-         << static_cast<int>(o.layout) << '|' << o.max_texture_size << '|' << o.compress_normal_maps << '|'
-         << o.keep_embedded_bytes;
+         << static_cast<int>(o.layout) << '|' << o.max_texture_size << '|'
+         << (o.compress_textures ? "bc5+bc7" : "none") << '|' << o.keep_embedded_bytes;
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
     const std::string key = text.str();

@@ -427,7 +427,9 @@ po::options_description describe_options() {
         "2025 layout: a folder to look for external textures in, after the dump's own folder (repeatable)")(
         "max-texture-size", po::value<long>()->default_value(0),
         "2025 layout: resize textures to powers of two no larger than N (0: keep their size)")(
-        "compress", "2025 layout: store normal maps as BC5 (base colour and PBR stay uncompressed)")(
+        "compress",
+        "2025 layout: block-compress every texture level: normal maps as BC5, base colour and PBR "
+        "as BC7 (4 times smaller than RGBA)")(
         "keep-meshes", "one AEM mesh per (node, mesh) of the dump instead of one per material")(
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
@@ -476,7 +478,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     const long max_size = vm["max-texture-size"].as<long>();
     if (max_size < 0 || max_size > 65536) return refuse("--max-texture-size must be 0..65536");
     settings.options.max_texture_size = static_cast<uint32_t>(max_size);
-    settings.options.compress_normal_maps = vm.count("compress") > 0;
+    settings.options.compress_textures = vm.count("compress") > 0;
     // Options of one layout are refused with the other, where they would silently do nothing.
     const bool layout_2025 = settings.options.layout == aem::Layout::Edition2025;
     for (const char* option : {"compress", "max-texture-size", "texture-dir"}) {

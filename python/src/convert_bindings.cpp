@@ -70,7 +70,7 @@ void bind_convert(py::module_& m) {
                 throw py::value_error("crease_angle must be 0..180");
             converter::ConvertOptions options;
             options.layout = layout == 2025 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
-            options.compress_normal_maps = compress;
+            options.compress_textures = compress;
             options.texture_folders = std::move(texture_dirs);
             options.uv_channel = uv_channel;
             options.default_ticks_per_second = ticks_per_second;

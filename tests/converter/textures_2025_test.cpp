@@ -124,12 +124,32 @@ BOOST_AUTO_TEST_CASE(normal_maps_become_rg_with_y_in_the_flipped_frame_and_bc5_o
     BOOST_TEST(int(texel[0]) == 200);
     BOOST_TEST(int(texel[1]) == 255 - 60);
     ConvertOptions options;
-    options.compress_normal_maps = true;
+    options.compress_textures = true;
     const ConvertResult compressed = convert_2025(scene, options);
     const aem::Texture& bc5 = slot(compressed.model, compressed.model.materials.at(0).normal_texture);
     BOOST_TEST(bc5.compression == aem::kCompressionBc5);
     BOOST_TEST(aem::mip_chain_bytes(8, 4, 2, aem::kCompressionBc5) == (2u + 1 + 1 + 1) * 16);
     BOOST_TEST(aem::validate(compressed.model).empty());
+}
+
+BOOST_AUTO_TEST_CASE(compress_stores_base_colour_and_pbr_as_bc7) {
+    const auto scene = textured(1, "*0", {texels(16, 8, {200, 60, 30, 255})}).scene;
+    ConvertOptions options;
+    options.compress_textures = true;
+    const ConvertResult result = convert_2025(scene, options);
+    const aem::Material& material = result.model.materials.at(0);
+    for (const int32_t texture : {material.base_color_texture, material.orm_texture}) {
+        const aem::Texture& t = slot(result.model, texture);
+        BOOST_TEST(t.compression == aem::kCompressionBc7);
+        BOOST_TEST(t.channels == 4u);
+    }
+    const aem::Texture& base = slot(result.model, material.base_color_texture);
+    BOOST_TEST(aem::mip_chain_bytes(16, 8, 4, aem::kCompressionBc7) == (8u + 2 + 1 + 1 + 1) * 16);
+    BOOST_TEST(base.width == 16u);
+    BOOST_TEST(aem::validate(result.model).empty());
+    // Blocks are mode 6 (the only mode this encoder writes; bc7_test decodes them).
+    const uint8_t* block = result.model.image_buffer.data() + base.image_offset;
+    BOOST_TEST((block[0] & 0x7f) == 0x40); // mode 6: six 0 bits, then a 1
 }
 
 // A BC4 block (8 bytes: two endpoints, sixteen 3-bit indices) decoded as the format describes it

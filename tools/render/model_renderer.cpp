@@ -3,6 +3,7 @@
 // material into a multisampled framebuffer, resolved and read back.
 #include "model_renderer.hpp"
 
+#include <aem/format.hpp>
 #include <aem/pose.hpp>
 
 #define GL_GLEXT_PROTOTYPES
@@ -230,8 +231,29 @@ GLuint upload(uint32_t width, uint32_t height, const uint8_t* rgba) {
     return id;
 }
 
-// Per material, its base-colour texture (0 for none): the 2025 layout's level 0 when uncompressed
-// RGBA and an image (a 1 x 1 texture is a material factor: the material's flat colour is drawn,
+// A BC7 chain as stored (every level, blocks row by row), decoded by the driver (BPTC: OpenGL 4.2,
+// or GL_ARB_texture_compression_bptc, which Mesa's llvmpipe has).
+GLuint upload_bc7(uint32_t width, uint32_t height, const uint8_t* chain) {
+    constexpr GLenum kCompressedRgbaBptcUnorm = 0x8E8C;
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    const uint32_t levels = aem::mip_level_count(width, height);
+    for (uint32_t level = 0; level < levels; ++level) {
+        const uint32_t w = std::max(1u, width >> level), h = std::max(1u, height >> level);
+        const GLsizei bytes = GLsizei(size_t{(w + 3) / 4} * ((h + 3) / 4) * 16);
+        glCompressedTexImage2D(GL_TEXTURE_2D, GLint(level), kCompressedRgbaBptcUnorm, GLsizei(w), GLsizei(h),
+                               0, bytes, chain);
+        chain += bytes;
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, GLint(levels - 1));
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    return id;
+}
+
+// Per material, its base-colour texture (0 for none): the 2025 layout's chain when RGBA (as stored,
+// or BC7) and an image (a 1 x 1 texture is a material factor: the material's flat colour is drawn,
 // as for a 2024 model without a texture, so both layouts of one model look alike); the 2024 layout's file,
 // as found beforehand (a missing one leaves the flat colour).
 std::vector<GLuint> upload_base_colours(const aem::Model& model,
@@ -247,6 +269,10 @@ std::vector<GLuint> upload_base_colours(const aem::Model& model,
             if (t.channels == 4 && t.compression == aem::kCompressionNone &&
                 t.image_offset + bytes <= model.image_buffer.size())
                 out[m] = upload(t.width, t.height, model.image_buffer.data() + t.image_offset);
+            if (t.channels == 4 && t.compression == aem::kCompressionBc7 &&
+                t.image_offset + aem::mip_chain_bytes(t.width, t.height, 4, aem::kCompressionBc7) <=
+                    model.image_buffer.size())
+                out[m] = upload_bc7(t.width, t.height, model.image_buffer.data() + t.image_offset);
             continue;
         }
         if (size_t(slot) >= files.size() || files[size_t(slot)].empty()) continue;

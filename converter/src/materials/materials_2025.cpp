@@ -20,7 +20,7 @@ namespace {
 struct PendingTexture {
     Pixels level0;
     bool srgb = false;
-    bool bc5 = false;
+    uint32_t compression = aem::kCompressionNone; // BC5 (2 channels) or BC7 (4) with --compress
     uint32_t wrap_x = aem::kWrapRepeat, wrap_y = aem::kWrapRepeat;
     std::vector<uint8_t> chain; // filled in parallel
 };
@@ -62,7 +62,7 @@ uint32_t wrap_mode(const assbin::Material& material, std::string_view key, uint3
 class MaterialBuilder {
   public:
     MaterialBuilder(const assbin::Scene& scene, const ConvertOptions& options, Report& report)
-        : scene_(scene), options_(options), sources_(scene, options, report) {}
+        : scene_(scene), sources_(scene, options, report) {}
 
     aem::Material build(size_t m) {
         const assbin::Material& source = scene_.materials[m];
@@ -118,7 +118,6 @@ class MaterialBuilder {
     // bitangent follows the flipped v: the same world normal in the flipped frame.
     PendingTexture normal_map(const assbin::Material& source) {
         PendingTexture texture;
-        texture.bc5 = options_.compress_normal_maps;
         const Pixels* pixels = image(source, kNormals, kNormalCamera);
         if (!pixels) {
             texture.level0 = one_texel({128, 128});
@@ -136,7 +135,6 @@ class MaterialBuilder {
     PendingTexture pbr(const assbin::Material& source);
 
     const assbin::Scene& scene_;
-    const ConvertOptions& options_;
     TextureSources sources_;
     std::string label_;
     std::vector<PendingTexture> pending_;
@@ -209,7 +207,7 @@ class TextureStore {
         texture.width = t.level0.width;
         texture.height = t.level0.height;
         texture.channels = t.level0.channels;
-        texture.compression = t.bc5 ? aem::kCompressionBc5 : aem::kCompressionNone;
+        texture.compression = t.compression;
         texture.wrap_x = t.wrap_x;
         texture.wrap_y = t.wrap_y;
         std::vector<int32_t>& same_hash = index_[chain_hash(t.chain)];
@@ -245,8 +243,18 @@ void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& opti
         PendingTexture& t = pending[i];
         if (options.max_texture_size > 0) t.level0 = limit_size(t.level0, options.max_texture_size, t.srgb);
         t.chain = mip_chain(t.level0, t.srgb);
-        if (t.bc5) t.chain = compress_bc5(t.chain, t.level0.width, t.level0.height);
+        if (options.compress_textures && t.level0.channels == 2) {
+            t.compression = aem::kCompressionBc5;
+            t.chain = compress_bc5(t.chain, t.level0.width, t.level0.height);
+        }
     });
+    // BC7 after the chains, texture by texture, each on every thread: blocks are independent, so a
+    // model of one big texture uses them all, and the bytes are the same for any thread count.
+    for (PendingTexture& t : pending) {
+        if (!options.compress_textures || t.level0.channels != 4) continue;
+        t.compression = aem::kCompressionBc7;
+        t.chain = compress_bc7(t.chain, t.level0.width, t.level0.height, threads);
+    }
     model.textures.clear();
     model.image_buffer.clear();
     TextureStore store(model);

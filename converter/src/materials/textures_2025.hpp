@@ -60,6 +60,14 @@ std::vector<uint8_t> mip_chain(const Pixels& level0, bool srgb);
 // BC5 blocks (libsquish) for every level of a 2-channel chain made by mip_chain.
 std::vector<uint8_t> compress_bc5(const std::vector<uint8_t>& chain, uint32_t width, uint32_t height);
 
+// BC7 blocks (bc7_encode.cpp) for every level of a 4-channel chain made by mip_chain, on `threads`
+// threads (the same bytes for any count).
+std::vector<uint8_t> compress_bc7(const std::vector<uint8_t>& chain, uint32_t width, uint32_t height,
+                                  unsigned threads);
+
+// One 4 x 4 block of RGBA texels (row by row) as a 16-byte BC7 block.
+void encode_bc7_block(const uint8_t rgba[64], uint8_t block[16]);
+
 // The image scaled (stb_image_resize; gamma-correct when `srgb`) to powers of two no larger than
 // `max_size` on either side; the image itself when it already fits and is a power of two.
 Pixels limit_size(const Pixels& image, uint32_t max_size, bool srgb);

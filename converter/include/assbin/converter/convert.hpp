@@ -40,8 +40,9 @@ struct ConvertOptions {
     uint32_t max_texture_size = 0;
     // 2025 layout: an image of more pixels is not decoded (a warning, the factor texture instead).
     uint64_t max_texture_pixels = uint64_t{64} << 20;
-    // 2025 layout: normal maps stored as BC5 (libsquish); base colour and PBR stay uncompressed.
-    bool compress_normal_maps = false;
+    // 2025 layout: every level of every texture block-compressed, as today's AEM tools store them:
+    // normal maps as BC5 (libsquish), base colour and PBR as BC7 (bc7_encode.cpp).
+    bool compress_textures = false;
     // 2025 layout: threads that build MIP chains and compress, 0 for one per core. Apart from
     // `threads` because texture work is compute-bound and pays off where baking does not.
     unsigned texture_threads = 1;
