@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The BC7 encoder against the reference, on the same pixels: every image of at least 16 x 16 in
+# the corpus's assimp-5.2.5-textures/ (each name once), level 0 as RGBA. Ours: assbin_bc7_bench
+# (PSNR decoded as the format describes it, MP/s on one thread). The reference: bc7enc from the npm
+# package @gpu-tex-enc/bc (Rich Geldreich's bc7enc with bc7e.ispc, all modes), run at `-U -u2` on
+# the PNGs our benchmark writes; a developer-only oracle fetched into a temporary folder, never a
+# product dependency. Issue 29's targets: mean RGB PSNR within 0.5 dB of bc7enc's, MP/s at least
+# its own.
+#   scripts/bench-bc7.sh [--corpus DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/bench-timing.sh # bench_arguments
+bench_arguments "$0" "$@"
+textures=$corpus/assimp-5.2.5-textures
+[ -d "$textures" ] || { echo "SKIPPED: no texture corpus at $textures"; exit 0; }
+scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build -j "$(nproc)" --target assbin_bc7_bench >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/png"
+# Each file name once (the corpus holds some images at several paths).
+mapfile -t images < <(find "$textures" -type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.tga' -o -iname '*.bmp' \) |
+    awk -F/ '!seen[$NF]++' | sort)
+echo "== ours (build/bin/assbin_bc7_bench)"
+build/bin/assbin_bc7_bench --png-dir "$work/png" "${images[@]}"
+echo
+echo "== bc7enc -U -u2 (npm @gpu-tex-enc/bc)"
+if ! command -v npm >/dev/null || ! (cd "$work" && npm pack --silent @gpu-tex-enc/bc >/dev/null 2>&1); then
+    echo "SKIPPED: the reference (npm cannot fetch @gpu-tex-enc/bc here)"
+    exit 0
+fi
+tar xzf "$work"/gpu-tex-enc-bc-*.tgz -C "$work"
+bc7enc=$work/package/bin/linux/bc7enc
+chmod +x "$bc7enc"
+printf '%-48s %9s %9s %9s\n' "image" "RGB dB" "alpha dB" "seconds"
+for png in "$work"/png/*.png; do
+    out=$("$bc7enc" -U -u2 "$png" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
+    printf '%-48s %9s %9s %9s\n' "$(basename "$png" .png)" \
+        "$(sed -n 's/^RGB .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" \
+        "$(sed -n 's/^Alpha .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" \
+        "$(sed -n 's/^Total processing time: \([0-9.]*\) secs/\1/p' <<<"$out")"
+done | tee "$work/reference.txt"
+pixels=$(build/bin/assbin_bc7_bench "${images[@]}" | awk '$2 ~ /^[0-9]+$/ && $3 == "x" { p += $2 * $4 } END { print p }')
+awk -v pixels="$pixels" '{ db += $2; s += $4; n++ } END {
+    printf "mean RGB PSNR %.2f dB over %d images; %.2f MP/s (bc7enc, its own threads)\n", db / n, n, pixels / 1e6 / s }' \
+    "$work/reference.txt"
