@@ -66,6 +66,15 @@ struct TextureRef {
 
 constexpr py::ssize_t kVec3 = sizeof(Vec3);
 
+// The views of a scene's `count` parts of one kind (nodes, meshes, ...), as a list.
+template <class Ref>
+py::list parts(const ScenePtr& scene, size_t count) {
+    py::list out;
+    for (size_t i = 0; i < count; ++i)
+        out.append(Ref{scene, i});
+    return out;
+}
+
 // (N, 3) float32 over a vertex stream, or None when the mesh has none (or it is shortened: bounds).
 py::object vec3_stream(const ScenePtr& scene, const std::optional<VertexStream<Vec3>>& stream) {
     if (!stream || (scene->header.is_shortened() && stream->values.empty())) return py::none();
@@ -496,41 +505,19 @@ void bind_scene(py::module_& module) {
         .def_property_readonly("flags", [](const SceneRef& s) { return s.scene->flags; })
         .def_property_readonly("body_bytes", [](const SceneRef& s) { return s.scene->body_bytes; })
         .def_property_readonly("trailing_bytes", [](const SceneRef& s) { return s.scene->trailing_bytes; })
-        .def_property_readonly("nodes",
-                               [](const SceneRef& s) {
-                                   py::list out;
-                                   for (size_t n = 0; n < s.scene->nodes.size(); ++n)
-                                       out.append(NodeRef{s.scene, n});
-                                   return out;
-                               })
-        .def_property_readonly("meshes",
-                               [](const SceneRef& s) {
-                                   py::list out;
-                                   for (size_t i = 0; i < s.scene->meshes.size(); ++i)
-                                       out.append(MeshRef{s.scene, i});
-                                   return out;
-                               })
-        .def_property_readonly("materials",
-                               [](const SceneRef& s) {
-                                   py::list out;
-                                   for (size_t i = 0; i < s.scene->materials.size(); ++i)
-                                       out.append(MaterialRef{s.scene, i});
-                                   return out;
-                               })
-        .def_property_readonly("animations",
-                               [](const SceneRef& s) {
-                                   py::list out;
-                                   for (size_t a = 0; a < s.scene->animations.size(); ++a)
-                                       out.append(AnimationRef{s.scene, a});
-                                   return out;
-                               })
-        .def_property_readonly("textures",
-                               [](const SceneRef& s) {
-                                   py::list out;
-                                   for (size_t t = 0; t < s.scene->textures.size(); ++t)
-                                       out.append(TextureRef{s.scene, t});
-                                   return out;
-                               })
+        .def_property_readonly(
+            "nodes", [](const SceneRef& s) { return parts<NodeRef>(s.scene, s.scene->nodes.size()); })
+        .def_property_readonly(
+            "meshes", [](const SceneRef& s) { return parts<MeshRef>(s.scene, s.scene->meshes.size()); })
+        .def_property_readonly(
+            "materials",
+            [](const SceneRef& s) { return parts<MaterialRef>(s.scene, s.scene->materials.size()); })
+        .def_property_readonly(
+            "animations",
+            [](const SceneRef& s) { return parts<AnimationRef>(s.scene, s.scene->animations.size()); })
+        .def_property_readonly(
+            "textures",
+            [](const SceneRef& s) { return parts<TextureRef>(s.scene, s.scene->textures.size()); })
         .def_property_readonly("lights", [](const SceneRef& s) { return s.scene->lights; })
         .def_property_readonly("cameras", [](const SceneRef& s) { return s.scene->cameras; })
         .def_property_readonly("skipped_chunks",

@@ -1,7 +1,7 @@
 // One exit-code table for every verb: the README's lines are `assbin --help`'s, every verb's --help
 // prints them, and each verb is run into each code it can give (0 done, 1 done with a negative
 // answer, 2 not done: usage or input, 3 not done here: no OpenGL context or an output not written).
-#include "support/fixtures.hpp"
+#include "cli/cli_helpers.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -10,19 +10,13 @@
 #include <iterator>
 #include <sstream>
 
+using assbin_cli_test::contains;
+using assbin_cli_test::fixture;
 using assbin_test::fixture_path;
 using assbin_test::run_cli;
 using assbin_test::TempDir;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-std::string fixture(const std::string& name) {
-    return fixture_path("assimp-5.2.5/" + name).string();
-}
 
 // The table as `assbin --help` prints it: from its first line to the end of the output.
 std::string table_of(const std::string& help) {

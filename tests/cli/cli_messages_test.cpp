@@ -1,7 +1,7 @@
 // The words a user reads: usage errors in the synopsis's terms, the verb that reads a file given to
 // the wrong one, a cut compressed dump told from a corrupt one, one vocabulary in cmp's lines,
 // summary and JSON, and counts that agree with their nouns.
-#include "support/fixtures.hpp"
+#include "cli/cli_helpers.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -9,31 +9,14 @@
 #include <fstream>
 #include <iterator>
 
+using assbin_cli_test::contains;
+using assbin_cli_test::fixture;
+using assbin_cli_test::read_text;
+using assbin_cli_test::write_text;
 using assbin_test::fixture_path;
 using assbin_test::run_cli;
 using assbin_test::TempDir;
 namespace fs = std::filesystem;
-
-namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-std::string fixture(const std::string& name) {
-    return fixture_path("assimp-5.2.5/" + name).string();
-}
-
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void write_text(const fs::path& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
-
-} // namespace
 
 BOOST_AUTO_TEST_SUITE(messages)
 

@@ -1,6 +1,6 @@
 // Every option either does what --help says or is refused with the reason (exit 2): tried as a user
 // would, on files that lack what the option is about.
-#include "support/fixtures.hpp"
+#include "cli/cli_helpers.hpp"
 
 #include <aem/io.hpp>
 
@@ -8,20 +8,14 @@
 
 #include <fstream>
 
+using assbin_cli_test::contains;
+using assbin_cli_test::fixture;
 using assbin_test::fixture_path;
 using assbin_test::run_cli;
 using assbin_test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
-
-std::string fixture(const std::string& name) {
-    return fixture_path("assimp-5.2.5/" + name).string();
-}
 
 // Refused as a usage error, with these words.
 void refused(const std::vector<std::string>& args, const std::string& words) {
