@@ -77,11 +77,14 @@ for fixture in "${fixtures[@]}"; do
     fi
 done
 # AEM seeds: models converted from the fixtures by this build's CLI, in both layouts (the 2025 ones
-# with their textures' MIP chains)
+# with their textures' MIP chains, as stored and block-compressed)
 for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__simple_skin.gltf,3DS__RotatingCube.3DS,SMD__triangle.smd,Collada__box_nested_animation.dae,glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf}.assbin; do
-    for layout in 2024 2025; do
-        out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).$layout.aem"
-        [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" --layout "$layout" --max-texture-size 32 >/dev/null
+    for variant in 2024 2025 2025-compressed; do # the last with BC5 and BC7 texture chains
+        options=(--layout 2024)
+        [ "$variant" = 2025 ] && options=(--layout 2025 --max-texture-size 32)
+        [ "$variant" = 2025-compressed ] && options=(--layout 2025 --max-texture-size 32 --compress)
+        out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).$variant.aem"
+        [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" "${options[@]}" >/dev/null
     done
     rm -f "$(dirname "$out")"/*.png
 done
