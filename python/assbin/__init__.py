@@ -151,6 +151,10 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     for folder in texture_dirs:
         if not os.path.isdir(folder):
             raise ValueError(f"texture_dirs: {folder}: no such folder")
+    if keep_embedded_bytes and layout == 2025:
+        raise ValueError("keep_embedded_bytes keeps files beside a 2024 model; the 2025 layout stores pixels")
+    if keep_meshes and not optimize:
+        raise ValueError("keep_meshes is part of optimize=False (one mesh per node and mesh): give one of them")
     result = _assbin._convert(_path_or_scene(source), None if destination is None else os.fspath(destination),
                               layout, compress, [os.fspath(f) for f in texture_dirs], uv_channel,
                               ticks_per_second, crease_angle, optimize, keep_meshes,

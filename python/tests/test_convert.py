@@ -64,6 +64,11 @@ def test_the_2025_layout_and_its_options(tmp_path):
         assbin.convert(source, tmp_path / "d.aem", compress=True)
     with pytest.raises(ValueError, match="no such folder"):
         assbin.convert(source, tmp_path / "d.aem", layout=2025, texture_dirs=["/nonexistent"])
+    with pytest.raises(ValueError, match="2025 layout stores pixels"):  # refused as the program refuses it
+        assbin.convert(source, tmp_path / "d.aem", layout=2025, keep_embedded_bytes=True)
+    with pytest.raises(ValueError, match="keep_meshes is part of optimize=False"):
+        assbin.convert(source, tmp_path / "d.aem", keep_meshes=True, optimize=False)
+    assert not (tmp_path / "d.aem").exists()
 
 
 def test_refusals_raise_convert_error(tmp_path):
