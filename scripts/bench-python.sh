@@ -3,17 +3,11 @@
 # bench-convert.sh make it) against reading its bytes into Python (open().read()), one and two
 # threads, and pyassimp where it is installed (python/bench/read_bench.py). Debian's /usr/bin/python3,
 # the interpreter the module is built for.
-#   scripts/bench-python.sh [--runs N]     best of N runs (default 5)
+#   scripts/bench-python.sh [--runs N]     best of N runs (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5
-while [ $# -gt 0 ]; do
-    case $1 in
-    --runs) runs=$2; shift 2 ;;
-    -h | --help) sed -n '2,/^set -/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench-python.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
-    esac
-done
+source scripts/bench-timing.sh # bench_arguments
+bench_arguments "$0" "$@"
 scripts/install-deps.sh python3-pyassimp # the yardstick only, never the product
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build build -j "$(nproc)" --target assbin_python assbin_make_shapes >/dev/null
