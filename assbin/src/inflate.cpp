@@ -37,6 +37,23 @@ std::string cap_description(uint64_t cap, const ReadLimits& limits) {
            ", max_inflate_ratio = " + std::to_string(limits.max_inflate_ratio) + " x the compressed size)";
 }
 
+// One inflate() call on what is left of `stream` (from `consumed`), writing at most `room` bytes at
+// `into`; advances `consumed` and `produced` by what zlib took and gave, and returns its status.
+int inflate_step(z_stream& z, std::span<const std::byte> stream, size_t& consumed, std::byte* into,
+                 size_t room, size_t& produced) {
+    const size_t input_chunk = std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
+    const size_t output_chunk = std::min<size_t>(room, std::numeric_limits<uInt>::max());
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
+    z.avail_in = static_cast<uInt>(input_chunk);
+    z.next_out = reinterpret_cast<Bytef*>(into);
+    z.avail_out = static_cast<uInt>(output_chunk);
+    const int status = inflate(&z, Z_NO_FLUSH);
+    consumed += input_chunk - z.avail_in;
+    produced += output_chunk - z.avail_out;
+    // No input left and no end reached: zlib says Z_OK or Z_BUF_ERROR; both mean "cut here".
+    return status == Z_OK && input_chunk == 0 ? Z_BUF_ERROR : status;
+}
+
 std::string cut_short_note(size_t stream_size, uint64_t inflated, std::optional<uint64_t> declared) {
     return "the compressed stream is cut short: the file ends " + std::to_string(stream_size) +
            " bytes into it (at byte " + std::to_string(kStreamOffset + stream_size) +
@@ -52,19 +69,8 @@ void diagnose_with_zlib(std::span<const std::byte> stream, ByteBuffer& out, size
     if (inflateInit(&z) != Z_OK) fail(ErrorCode::BadCompression, "zlib could not start inflating");
     size_t consumed = 0;
     int status = Z_OK;
-    while (status == Z_OK) {
-        const size_t input_chunk =
-            std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
-        const size_t output_chunk = std::min<size_t>(expected - out.size, std::numeric_limits<uInt>::max());
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
-        z.avail_in = static_cast<uInt>(input_chunk);
-        z.next_out = reinterpret_cast<Bytef*>(out.data.get() + out.size);
-        z.avail_out = static_cast<uInt>(output_chunk);
-        status = inflate(&z, Z_NO_FLUSH);
-        consumed += input_chunk - z.avail_in;
-        out.size += output_chunk - z.avail_out;
-        if (status == Z_OK && input_chunk == 0) status = Z_BUF_ERROR;
-    }
+    while (status == Z_OK)
+        status = inflate_step(z, stream, consumed, out.data.get() + out.size, expected - out.size, out.size);
     const std::string detail = z.msg ? z.msg : "no detail";
     inflateEnd(&z);
     if (status == Z_BUF_ERROR && consumed == stream.size() && out.size < expected) {
@@ -158,16 +164,7 @@ ByteBuffer inflate_unknown_size(std::span<const std::byte> stream, uint64_t cap,
             out.data = std::move(bigger);
             capacity = grown;
         }
-        const size_t input_chunk =
-            std::min<size_t>(stream.size() - consumed, std::numeric_limits<uInt>::max());
-        const size_t output_chunk = std::min<size_t>(capacity - out.size, std::numeric_limits<uInt>::max());
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(stream.data() + consumed));
-        z.avail_in = static_cast<uInt>(input_chunk);
-        z.next_out = reinterpret_cast<Bytef*>(out.data.get() + out.size);
-        z.avail_out = static_cast<uInt>(output_chunk);
-        status = inflate(&z, Z_NO_FLUSH);
-        consumed += input_chunk - z.avail_in;
-        out.size += output_chunk - z.avail_out;
+        status = inflate_step(z, stream, consumed, out.data.get() + out.size, capacity - out.size, out.size);
         if (status == Z_BUF_ERROR && z.avail_out != 0) { // every byte used, no end: a cut file
             inflateEnd(&z);
             out.cut_short = cut_short_note(stream.size(), out.size, std::nullopt);
