@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The BC7 encoder against the reference, on the same pixels: every image of at least 16 x 16 in
 # the corpus's assimp-5.2.5-textures/ (each name once), level 0 as RGBA. Ours: assbin_bc7_bench
-# (PSNR decoded as the format describes it, MP/s on one thread). The reference: bc7enc from the npm
-# package @gpu-tex-enc/bc (Rich Geldreich's bc7enc with bc7e.ispc, all modes), run at `-U -u2` on
-# the PNGs our benchmark writes; a developer-only oracle fetched into a temporary folder, never a
-# product dependency. Issue 29's targets: mean RGB PSNR within 0.5 dB of bc7enc's, MP/s at least
-# its own.
-#   scripts/bench-bc7.sh [--corpus DIR]
+# (PSNR of the blocks as Mesa decodes them, worst block, MP/s on one thread as the best of five runs;
+# then whole MIP chains on one and two threads). The reference: bc7enc from the npm package
+# @gpu-tex-enc/bc (Rich Geldreich's bc7enc with bc7e.ispc, all modes), run at `-U -u2` on the PNGs
+# our benchmark writes, on one thread (OMP_NUM_THREADS=1), its "Total encoding time" (encoding
+# alone, not reading or writing files) the best of --runs runs per image, its PSNR from its own
+# unpacking; a developer-only oracle fetched into a temporary folder, never a product dependency.
+# Issue 29's targets: mean RGB PSNR within 0.5 dB of bc7enc's, MP/s on one thread at least its own.
+#   scripts/bench-bc7.sh [--runs N] [--corpus DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bench-timing.sh # bench_arguments
@@ -23,7 +25,7 @@ mkdir -p "$work/png"
 mapfile -t images < <(find "$textures" -type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.tga' -o -iname '*.bmp' \) |
     awk -F/ '!seen[$NF]++' | sort)
 echo "== ours (build/bin/assbin_bc7_bench)"
-build/bin/assbin_bc7_bench --png-dir "$work/png" "${images[@]}"
+build/bin/assbin_bc7_bench --png-dir "$work/png" "${images[@]}" | tee "$work/ours.txt"
 echo
 echo "== bc7enc -U -u2 (npm @gpu-tex-enc/bc)"
 if ! command -v npm >/dev/null || ! (cd "$work" && npm pack --silent @gpu-tex-enc/bc >/dev/null 2>&1); then
@@ -35,13 +37,26 @@ bc7enc=$work/package/bin/linux/bc7enc
 chmod +x "$bc7enc"
 printf '%-48s %9s %9s %9s\n' "image" "RGB dB" "alpha dB" "seconds"
 for png in "$work"/png/*.png; do
-    out=$("$bc7enc" -U -u2 "$png" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
+    best=""
+    for _ in $(seq "$runs"); do
+        out=$(OMP_NUM_THREADS=1 "$bc7enc" -U -u2 "$png" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
+        took=$(sed -n 's/^Total encoding time: \([0-9.]*\) secs/\1/p' <<<"$out")
+        if [ -z "$best" ] || awk -v a="$took" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$took; fi
+    done
     printf '%-48s %9s %9s %9s\n' "$(basename "$png" .png)" \
         "$(sed -n 's/^RGB .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" \
-        "$(sed -n 's/^Alpha .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" \
-        "$(sed -n 's/^Total processing time: \([0-9.]*\) secs/\1/p' <<<"$out")"
+        "$(sed -n 's/^Alpha .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" "$best"
 done | tee "$work/reference.txt"
-pixels=$(build/bin/assbin_bc7_bench "${images[@]}" | awk '$2 ~ /^[0-9]+$/ && $3 == "x" { p += $2 * $4 } END { print p }')
-awk -v pixels="$pixels" '{ db += $2; s += $4; n++ } END {
-    printf "mean RGB PSNR %.2f dB over %d images; %.2f MP/s (bc7enc, its own threads)\n", db / n, n, pixels / 1e6 / s }' \
-    "$work/reference.txt"
+pixels=$(awk '$2 ~ /^[0-9]+$/ && $3 == "x" { p += $2 * $4 } END { print p }' "$work/ours.txt")
+awk -v pixels="$pixels" '{ db += $2; a += $3; s += $4; n++ } END {
+    printf "mean RGB PSNR %.2f dB (alpha %.2f dB) over %d images; %.2f MP/s on one thread\n", db / n, a / n, n, pixels / 1e6 / s }' \
+    "$work/reference.txt" | tee "$work/reference-summary.txt"
+echo
+echo "== ours against bc7enc, this run"
+ours_db=$(sed -n 's/^mean RGB PSNR \([0-9.]*\) dB.*/\1/p' "$work/ours.txt")
+ours_mps=$(sed -n 's/.*; \([0-9.]*\) MP\/s on one thread$/\1/p' "$work/ours.txt")
+ref_db=$(sed -n 's/^mean RGB PSNR \([0-9.]*\) dB.*/\1/p' "$work/reference-summary.txt")
+ref_mps=$(sed -n 's/.*; \([0-9.]*\) MP\/s on one thread$/\1/p' "$work/reference-summary.txt")
+awk -v od="$ours_db" -v om="$ours_mps" -v rd="$ref_db" -v rm="$ref_mps" 'BEGIN {
+    printf "mean RGB PSNR %.2f dB against %.2f: %+.2f dB (target: no lower than -0.50)\n", od, rd, od - rd
+    printf "one thread %.2f MP/s against %.2f: %.2fx (target: at least 1.00x)\n", om, rm, om / rm }'

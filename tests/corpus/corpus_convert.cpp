@@ -15,6 +15,9 @@
 // an invalid model, a pose mismatch) fails. Prints one line per refusal and failure, then
 // "convert: N passed, M failed" and exits 1 when M > 0.
 //
+// With --layout-2025 the models are the 2025 layout's; --compress adds block-compressed textures
+// (BC7, BC5), so that those models are held to the same checks.
+//
 // With --tangents it instead measures generated tangents against the ones Assimp stored (dumps
 // with tangents): the angle between them per vertex, and how often the handedness agrees
 // (--per-file adds one line per dump).
@@ -206,7 +209,7 @@ std::set<std::string> read_expected_failures(const fs::path& list) {
 }
 
 int convert_all(const fs::path& folder, bool check_poses, const std::set<std::string>& unreadable,
-                aem::Layout layout) {
+                aem::Layout layout, bool compress) {
     size_t passed = 0, failed = 0, refused = 0, skipped = 0;
     const auto start = std::chrono::steady_clock::now();
     for (const fs::path& file : assbin::find_dumps(folder)) {
@@ -229,6 +232,7 @@ int convert_all(const fs::path& folder, bool check_poses, const std::set<std::st
             assbin::converter::ConvertOptions options;
             options.record_vertex_origins = true;
             options.layout = layout;
+            options.compress_textures = compress;
             const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
             const std::string problem = check_model(scene, result, check_poses);
             if (problem.empty()) {
@@ -356,7 +360,7 @@ int measure_tangents(const fs::path& folder, bool per_file) {
 } // namespace
 
 int main(int argc, char** argv) {
-    bool tangents = false, poses = true, per_file = false;
+    bool tangents = false, poses = true, per_file = false, compress = false;
     fs::path folder, expected_failures;
     aem::Layout layout = aem::Layout::Edition2024;
     for (int i = 1; i < argc; ++i) {
@@ -369,6 +373,8 @@ int main(int argc, char** argv) {
             poses = false;
         } else if (arg == "--layout-2025") {
             layout = aem::Layout::Edition2025;
+        } else if (arg == "--compress") {
+            compress = true;
         } else if (arg == "--expect-failures" && i + 1 < argc) {
             expected_failures = argv[++i];
         } else if (folder.empty() && arg[0] != '-') {
@@ -378,11 +384,11 @@ int main(int argc, char** argv) {
             break;
         }
     }
-    if (folder.empty() || !fs::is_directory(folder)) {
+    if (folder.empty() || !fs::is_directory(folder) || (compress && layout != aem::Layout::Edition2025)) {
         std::fprintf(stderr, "usage: corpus_convert [--tangents [--per-file]] [--no-poses] "
-                             "[--layout-2025] [--expect-failures LIST] CORPUS_FOLDER\n");
+                             "[--layout-2025 [--compress]] [--expect-failures LIST] CORPUS_FOLDER\n");
         return 2;
     }
     return tangents ? measure_tangents(folder, per_file)
-                    : convert_all(folder, poses, read_expected_failures(expected_failures), layout);
+                    : convert_all(folder, poses, read_expected_failures(expected_failures), layout, compress);
 }
