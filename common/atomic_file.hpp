@@ -15,6 +15,7 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace assbin_common {
@@ -135,11 +136,36 @@ class AtomicFile {
     // flushed is not an error: the file itself is complete either way).
     void publish() {
         finish();
-        const std::string name = target_.filename().string();
-        if (::renameat(folder_fd_, name_.c_str(), folder_fd_, name.c_str()) != 0)
-            fail("cannot rename the temporary file over it");
-        published_ = true;
+        rename_into_place();
         ::fsync(folder_fd_);
+    }
+
+    // For a batch of files made durable together (commit_flushed below): closes the temporary
+    // without flushing it and renames it over the target; the caller has flushed the file system
+    // before and flushes it again after, for the renames.
+    void publish_flushed() {
+        if (fd_ >= 0) {
+            const int fd = fd_;
+            fd_ = -1;
+            if (::close(fd) != 0) fail("cannot close");
+        }
+        rename_into_place();
+    }
+
+    // Flushes the temporary to disk, keeping it open (a batch whose file system flush failed
+    // finds out this way which of its files cannot be written).
+    void flush() {
+        if (fd_ >= 0 && ::fsync(fd_) != 0) fail("cannot flush to disk");
+    }
+
+    // The file system holding the folder, flushed whole: one wait for every file of a batch
+    // instead of one per file. False when the flush reports an error (any file of the file system
+    // may have caused it).
+    bool flush_file_system() const { return ::syncfs(folder_fd_) == 0; }
+    // Which file system the folder is on (a batch flushes each one once).
+    dev_t device() const {
+        struct stat info {};
+        return ::fstat(folder_fd_, &info) == 0 ? info.st_dev : dev_t{0};
     }
 
     // The temporary's full path (for tracking it, e.g. to remove it from a signal handler).
@@ -149,6 +175,13 @@ class AtomicFile {
     const std::filesystem::path& target() const { return target_; }
 
   private:
+    void rename_into_place() {
+        const std::string name = target_.filename().string();
+        if (::renameat(folder_fd_, name_.c_str(), folder_fd_, name.c_str()) != 0)
+            fail("cannot rename the temporary file over it");
+        published_ = true;
+    }
+
     [[noreturn]] void fail(const char* step) {
         const std::string why = detail::errno_text();
         throw WriteFailure(target_, std::string(step) + " (" + why + ")");

@@ -12,6 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -135,6 +136,83 @@ BOOST_AUTO_TEST_CASE(an_existing_output_is_replaced_whole) {
     std::ofstream(temp.path() / "box.aem") << "old content";
     assbin::converter::write_output(textured_result(), temp.path() / "box.aem");
     BOOST_TEST((aem::read_file(temp.path() / "box.aem") == textured_result().model));
+}
+
+// A batch (OutputBatch, what `convert` uses for a folder): outputs written to temporaries one by one,
+// put in place together by commit, each whole or not at all.
+void add_to_three_folders(assbin::converter::OutputBatch& batch, const ConvertResult& result,
+                          const fs::path& root) {
+    for (const char* folder : {"a", "b", "c"}) {
+        fs::create_directories(root / folder);
+        batch.add(result, root / folder / "box.aem");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_puts_its_outputs_in_place_only_when_committed) {
+    assbin_test::TempDir temp;
+    const ConvertResult result = textured_result();
+    assbin::converter::OutputBatch batch;
+    add_to_three_folders(batch, result, temp.path());
+    BOOST_TEST(batch.size() == 3u);
+    for (const char* folder : {"a", "b", "c"}) { // only hidden temporaries so far
+        for (const std::string& name : listing(temp.path() / folder))
+            BOOST_TEST((name.front() == '.' && name.find(".tmp-") != std::string::npos), name);
+    }
+    const std::vector<std::string> errors = batch.commit();
+    BOOST_TEST(errors.size() == 3u);
+    BOOST_TEST(batch.size() == 0u);
+    for (const char* folder : {"a", "b", "c"}) {
+        BOOST_TEST(errors[static_cast<size_t>(folder[0] - 'a')].empty());
+        BOOST_TEST((listing(temp.path() / folder) == std::vector<std::string>{"box.aem", "box_0.png"}));
+        BOOST_TEST((aem::read_file(temp.path() / folder / "box.aem") == result.model));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_output_of_a_batch_leaves_nothing_and_spares_the_others) {
+    assbin_test::TempDir temp;
+    const ConvertResult result = textured_result();
+    assbin::converter::OutputBatch batch;
+    add_to_three_folders(batch, result, temp.path());
+    fs::create_directories(temp.path() / "b" / "box.aem" / "occupied"); // b's model cannot be renamed
+    const std::vector<std::string> errors = batch.commit();
+    BOOST_TEST(errors[0].empty());
+    BOOST_TEST(errors[1].find("box.aem") != std::string::npos, errors[1]);
+    BOOST_TEST(errors[2].empty());
+    BOOST_TEST(
+        (listing(temp.path() / "b") == std::vector<std::string>{"box.aem"})); // no texture, no temporary
+    BOOST_TEST(fs::is_directory(temp.path() / "b" / "box.aem"));
+    for (const char* folder : {"a", "c"})
+        BOOST_TEST((aem::read_file(temp.path() / folder / "box.aem") == result.model));
+}
+
+BOOST_AUTO_TEST_CASE(a_batch_given_up_before_its_commit_leaves_nothing) {
+    assbin_test::TempDir temp;
+    {
+        assbin::converter::OutputBatch batch;
+        batch.add(textured_result(), temp.path() / "box.aem");
+        BOOST_TEST(listing(temp.path()).size() == 2u); // the texture's and the model's temporaries
+    }
+    BOOST_TEST(listing(temp.path()).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// convert(Scene&&), what the program calls: the scene's meshes are released once baked, the model
+// is the one convert(const Scene&) makes.
+BOOST_AUTO_TEST_SUITE(owned_scene)
+
+BOOST_AUTO_TEST_CASE(a_scene_given_up_converts_to_the_same_model_and_loses_its_meshes) {
+    for (const char* name :
+         {"glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin", "FBX__huesitos.fbx.assbin"}) {
+        const assbin::Scene scene = fixture(name);
+        const ConvertResult kept = convert(scene);
+        assbin::Scene given = fixture(name);
+        const ConvertResult released = convert(std::move(given));
+        BOOST_TEST((released.model == kept.model), name);
+        BOOST_TEST((released.warnings == kept.warnings), name);
+        BOOST_TEST(given.meshes.empty(), name); // NOLINT(bugprone-use-after-move): what is left is documented
+        BOOST_TEST(!scene.meshes.empty());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -31,19 +31,30 @@ void generate_tangents(TriangleMesh& mesh) {
     if (mesh.normals.size() != mesh.vertex_count())
         throw std::invalid_argument("generate_tangents needs normals");
     const bool has_uvs = mesh.uvs.size() == mesh.vertex_count();
-    std::vector<TangentPair> corner_values(mesh.triangles.size());
-    if (has_uvs) {
-        std::vector<SurfacePoint> points(mesh.vertex_count());
-        for (size_t v = 0; v < points.size(); ++v)
-            points[v] = {mesh.positions[v], mesh.normals[v], mesh.uvs[v]};
-        const MeshFrames frames = mikktspace_frames(points, mesh.triangles);
-        for (size_t c = 0; c < frames.corner_frame.size(); ++c)
-            corner_values[c] = tangent_pair(frames.of(c), mesh.normals[mesh.triangles[c]]);
-    } else {
-        for (size_t c = 0; c < mesh.triangles.size(); ++c)
-            corner_values[c] = tangent_pair(CornerFrame{}, mesh.normals[mesh.triangles[c]]);
-    }
     const TangentPair unused = tangent_pair(CornerFrame{}, Eigen::Vector3f::UnitZ());
+    if (!has_uvs) {
+        // Without UVs every corner of a vertex gets the frame around the vertex's own normal: one
+        // per vertex, no vertex splits (what giving each corner its value would find, at a third of
+        // the work).
+        std::vector<uint8_t> used(mesh.vertex_count(), 0);
+        for (const uint32_t v : mesh.triangles)
+            used[v] = 1;
+        mesh.tangents.resize(mesh.vertex_count());
+        mesh.bitangents.resize(mesh.vertex_count());
+        for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+            const TangentPair value = used[v] ? tangent_pair(CornerFrame{}, mesh.normals[v]) : unused;
+            mesh.tangents[v] = value.tangent;
+            mesh.bitangents[v] = value.bitangent;
+        }
+        return;
+    }
+    std::vector<SurfacePoint> points(mesh.vertex_count());
+    for (size_t v = 0; v < points.size(); ++v)
+        points[v] = {mesh.positions[v], mesh.normals[v], mesh.uvs[v]};
+    const MeshFrames frames = mikktspace_frames(points, mesh.triangles);
+    std::vector<TangentPair> corner_values(mesh.triangles.size());
+    for (size_t c = 0; c < frames.corner_frame.size(); ++c)
+        corner_values[c] = tangent_pair(frames.of(c), mesh.normals[mesh.triangles[c]]);
     const std::vector<TangentPair> values = assign_corner_values<TangentPair>(mesh, corner_values, unused);
     mesh.tangents.resize(mesh.vertex_count());
     mesh.bitangents.resize(mesh.vertex_count());

@@ -10,6 +10,7 @@
 #include "run_tasks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <optional>
@@ -63,16 +64,17 @@ enum TriangleFlag : uint8_t {
     kDegenerate = 1,   // two corners share a position: no derivatives, no neighbours
     kGroupWithAny = 4, // UVs without area: takes the orientation of the first group to reach it
     kPreserving = 8,   // UV orientation agrees with the winding
+    kGrouped = 16,     // kGrouped << i: corner i belongs to a group (3 bits)
 };
 
 struct Triangle {
     Vec3 os{0, 0, 0}; // unit tangent and bitangent directions, signed by the UV orientation
     Vec3 ot{0, 0, 0};
-    int32_t neighbour[3] = {-1, -1, -1}; // across edge i (corner i to corner i + 1)
-    uint32_t group[3] = {kNone, kNone, kNone};
     uint8_t flags = 0;
 
     bool any() const { return (flags & kGroupWithAny) != 0; }
+    bool grouped(uint32_t i) const { return (flags & (kGrouped << i)) != 0; }
+    bool any_grouped() const { return (flags & (7 * kGrouped)) != 0; }
     bool preserving() const { return (flags & kPreserving) != 0; }
 };
 
@@ -86,16 +88,24 @@ struct Group {
 // Everything the steps share.
 struct Work {
     unsigned threads = 1;
-    std::span<const SurfacePoint> points;
+    SurfacePoints points;
+    // The points' positions side by side (read for every corner of every group: from records of
+    // 92 bytes each, most reads would miss the cache).
+    std::vector<Vec3> positions;
     std::span<const uint32_t> corners;
     std::vector<uint32_t> identity; // per corner: equal position, normal and UV, equal identity
     uint32_t identity_count = 0;
     std::vector<Triangle> triangles;
-    std::vector<uint32_t> good; // triangles without kDegenerate, in order
+    // Per triangle, the triangle across edge i (corner i to corner i + 1) or -1; needed until the
+    // groups are built only, so kept apart from `triangles` and given back then.
+    std::vector<std::array<int32_t, 3>> neighbours;
+    size_t healthy = 0; // triangles without kDegenerate
+
+    bool is_healthy(uint32_t t) const { return (triangles[t].flags & kDegenerate) == 0; }
     std::vector<Group> groups;
     std::vector<uint32_t> members; // triangles, group after group
 
-    Vec3 position(uint32_t corner) const { return vec(points[corners[corner]].position); }
+    Vec3 position(uint32_t corner) const { return positions[corners[corner]]; }
     // The corner of triangle t around the vertex of identity `id` (3 if none).
     uint32_t corner_of(uint32_t t, uint32_t id) const {
         uint32_t i = 0;
@@ -120,24 +130,19 @@ void in_chunks(const Work& work, size_t count, Body&& body) {
 }
 
 // The reference welds corners whose position, normal and UV compare equal (so -0 equals +0).
+// The numbers themselves do not matter (every later step compares identities or orders by
+// triangle), so the points are numbered in their own order, without a first-use pass.
 void number_identities(Work& work) {
-    std::vector<uint32_t> slot(work.points.size(), kNone);
-    std::vector<uint32_t> used;
-    for (const uint32_t v : work.corners) {
-        if (slot[v] == kNone) {
-            slot[v] = static_cast<uint32_t>(used.size());
-            used.push_back(v);
-        }
-    }
-    const std::vector<uint32_t> group = group_equal<8>(used.size(), [&](uint32_t u) {
-        const SurfacePoint& p = work.points[used[u]];
-        return Bits<8>{float_bits(p.position.x()), float_bits(p.position.y()), float_bits(p.position.z()),
-                       float_bits(p.normal.x()),   float_bits(p.normal.y()),   float_bits(p.normal.z()),
-                       float_bits(p.uv.x()),       float_bits(p.uv.y())};
+    const std::vector<uint32_t> group = group_equal<8>(work.points.size(), [&](uint32_t v) {
+        const Eigen::Vector3f position = work.points.position(v), normal = work.points.normal(v);
+        const Eigen::Vector2f uv = work.points.uv(v);
+        return Bits<8>{float_bits(position.x()), float_bits(position.y()), float_bits(position.z()),
+                       float_bits(normal.x()),   float_bits(normal.y()),   float_bits(normal.z()),
+                       float_bits(uv.x()),       float_bits(uv.y())};
     });
     work.identity.resize(work.corners.size());
     for (size_t c = 0; c < work.corners.size(); ++c) {
-        work.identity[c] = group[slot[work.corners[c]]];
+        work.identity[c] = group[work.corners[c]];
         work.identity_count = std::max(work.identity_count, work.identity[c] + 1);
     }
 }
@@ -145,13 +150,13 @@ void number_identities(Work& work) {
 // First-order UV derivatives of one healthy triangle (the reference's InitTriInfo).
 void init_triangle(Work& work, uint32_t t) {
     Triangle& tri = work.triangles[t];
-    const SurfacePoint& a = work.points[work.corners[3 * t]];
-    const SurfacePoint& b = work.points[work.corners[3 * t + 1]];
-    const SurfacePoint& c = work.points[work.corners[3 * t + 2]];
-    const float t21x = b.uv.x() - a.uv.x(), t21y = b.uv.y() - a.uv.y();
-    const float t31x = c.uv.x() - a.uv.x(), t31y = c.uv.y() - a.uv.y();
-    const Vec3 d1 = sub(vec(b.position), vec(a.position));
-    const Vec3 d2 = sub(vec(c.position), vec(a.position));
+    const uint32_t a = work.corners[3 * t], b = work.corners[3 * t + 1], c = work.corners[3 * t + 2];
+    const Eigen::Vector2f uv_a = work.points.uv(a), uv_b = work.points.uv(b), uv_c = work.points.uv(c);
+    const float t21x = uv_b.x() - uv_a.x(), t21y = uv_b.y() - uv_a.y();
+    const float t31x = uv_c.x() - uv_a.x(), t31y = uv_c.y() - uv_a.y();
+    const Vec3 pa = work.positions[a];
+    const Vec3 d1 = sub(work.positions[b], pa);
+    const Vec3 d2 = sub(work.positions[c], pa);
     const float signed_area = t21x * t31y - t21y * t31x;
     const Vec3 os = sub(scale(t31y, d1), scale(t21y, d2));
     const Vec3 ot = add(scale(-t31x, d1), scale(t21x, d2));
@@ -179,15 +184,15 @@ void init_triangles(Work& work) {
             init_triangle(work, t);
         }
     });
-    work.good.reserve(count);
     for (uint32_t t = 0; t < count; ++t)
-        if ((work.triangles[t].flags & kDegenerate) == 0) work.good.push_back(t);
+        work.healthy += work.is_healthy(t);
 }
 
 struct EdgeEntry {
-    uint32_t high; // the larger identity of the edge (entries are bucketed by the smaller)
-    uint32_t triangle;
-    uint32_t edge;
+    uint32_t high;   // the larger identity of the edge (entries are bucketed by the smaller)
+    uint32_t corner; // 3 * triangle + edge: the edge from that corner to the next
+    uint32_t triangle() const { return corner / 3; }
+    uint32_t edge() const { return corner % 3; }
 };
 
 // Stable, and without the allocation std::stable_sort makes: almost every bucket holds a few edges.
@@ -216,17 +221,19 @@ void link_neighbours(Work& work) {
         const uint32_t a = work.identity[3 * t + e], b = work.identity[3 * t + (e + 1) % 3];
         return std::pair(std::min(a, b), std::max(a, b));
     };
-    for (const uint32_t t : work.good)
-        for (uint32_t e = 0; e < 3; ++e)
+    const uint32_t triangle_count = static_cast<uint32_t>(work.triangles.size());
+    for (uint32_t t = 0; t < triangle_count; ++t)
+        for (uint32_t e = 0; e < 3 && work.is_healthy(t); ++e)
             ++start[low_high(t, e).first + 1];
     for (uint32_t i = 0; i < work.identity_count; ++i)
         start[i + 1] += start[i];
+    work.neighbours.assign(work.triangles.size(), {-1, -1, -1});
     std::vector<EdgeEntry> entries(start.back());
     std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-    for (const uint32_t t : work.good) { // in triangle order: each bucket is sorted by triangle
-        for (uint32_t e = 0; e < 3; ++e) {
+    for (uint32_t t = 0; t < triangle_count; ++t) { // in triangle order: each bucket is sorted by triangle
+        for (uint32_t e = 0; e < 3 && work.is_healthy(t); ++e) {
             const auto [low, high] = low_high(t, e);
-            entries[fill[low]++] = {high, t, e};
+            entries[fill[low]++] = {high, 3 * t + e};
         }
     }
     // Buckets are independent: each edge of a triangle lies in one bucket only, so threads that take
@@ -243,16 +250,16 @@ void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector
         const auto first = entries.begin() + start[bucket], last = entries.begin() + start[bucket + 1];
         sort_by_high(first, last);
         for (auto a = first; a != last; ++a) {
-            if (work.triangles[a->triangle].neighbour[a->edge] >= 0) continue;
-            const uint32_t from = work.identity[3 * a->triangle + a->edge];
-            const uint32_t to = work.identity[3 * a->triangle + (a->edge + 1) % 3];
+            if (work.neighbours[a->triangle()][a->edge()] >= 0) continue;
+            const uint32_t from = work.identity[a->corner];
+            const uint32_t to = work.identity[3 * a->triangle() + (a->edge() + 1) % 3];
             for (auto b = a + 1; b != last && b->high == a->high; ++b) {
-                Triangle& other = work.triangles[b->triangle];
-                if (other.neighbour[b->edge] >= 0 || work.identity[3 * b->triangle + b->edge] != to ||
-                    work.identity[3 * b->triangle + (b->edge + 1) % 3] != from)
+                std::array<int32_t, 3>& other = work.neighbours[b->triangle()];
+                if (other[b->edge()] >= 0 || work.identity[b->corner] != to ||
+                    work.identity[3 * b->triangle() + (b->edge() + 1) % 3] != from)
                     continue;
-                work.triangles[a->triangle].neighbour[a->edge] = static_cast<int32_t>(b->triangle);
-                other.neighbour[b->edge] = static_cast<int32_t>(a->triangle);
+                work.neighbours[a->triangle()][a->edge()] = static_cast<int32_t>(b->triangle());
+                other[b->edge()] = static_cast<int32_t>(a->triangle());
                 break;
             }
         }
@@ -268,26 +275,31 @@ void grow_group(Work& work, uint32_t g, std::vector<int32_t>& stack) {
         stack.pop_back();
         Triangle& tri = work.triangles[t];
         const uint32_t i = work.corner_of(t, group.identity);
-        if (i == 3 || tri.group[i] != kNone) continue;
-        if (tri.any() && tri.group[0] == kNone && tri.group[1] == kNone && tri.group[2] == kNone)
+        if (i == 3 || tri.grouped(i)) continue;
+        if (tri.any() && !tri.any_grouped())
             tri.flags =
                 static_cast<uint8_t>((tri.flags & ~kPreserving) | (group.preserving ? kPreserving : 0));
         if (tri.preserving() != group.preserving) continue;
-        tri.group[i] = g;
+        tri.flags = static_cast<uint8_t>(tri.flags | (kGrouped << i));
         work.members.push_back(t);
         ++group.count;
-        for (const int32_t next : {tri.neighbour[(i + 2) % 3], tri.neighbour[i]}) // left is taken first
+        const std::array<int32_t, 3>& neighbour = work.neighbours[t];
+        for (const int32_t next : {neighbour[(i + 2) % 3], neighbour[i]}) // left is taken first
             if (next >= 0) stack.push_back(next);
     }
 }
 
 // One group per (vertex, fan of edge-connected triangles of one UV orientation).
 void build_groups(Work& work) {
+    // At most one group and one member per healthy corner: reserved once, since growing these
+    // arrays by doubling would hold two copies at once (pages never touched cost no memory).
+    work.groups.reserve(3 * work.healthy);
+    work.members.reserve(3 * work.healthy);
     std::vector<int32_t> stack;
-    for (const uint32_t t : work.good) {
-        for (uint32_t i = 0; i < 3; ++i) {
+    for (uint32_t t = 0; t < work.triangles.size(); ++t) {
+        for (uint32_t i = 0; i < 3 && work.is_healthy(t); ++i) {
             const Triangle& tri = work.triangles[t];
-            if (tri.any() || tri.group[i] != kNone) continue;
+            if (tri.any() || tri.grouped(i)) continue;
             const uint32_t g = static_cast<uint32_t>(work.groups.size());
             work.groups.push_back(
                 {work.identity[3 * t + i], tri.preserving(), static_cast<uint32_t>(work.members.size()), 0});
@@ -298,20 +310,21 @@ void build_groups(Work& work) {
 }
 
 // The angle-weighted sum of the projected face tangents of `faces` (sorted by triangle number, the
-// order the reference adds them in) at the vertex of identity `id` (the reference's EvalTspace).
-Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, uint32_t id, Vec3 n) {
+// order the reference adds them in) at the vertex of identity `id` (the reference's EvalTspace);
+// `os[k]` is face k's tangent direction projected at `n`.
+Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, std::span<const Vec3> os, uint32_t id,
+                   Vec3 n) {
     Vec3 sum{0, 0, 0};
-    for (const uint32_t f : faces) {
-        const Triangle& tri = work.triangles[f];
-        if (tri.any()) continue;
+    for (size_t k = 0; k < faces.size(); ++k) {
+        const uint32_t f = faces[k];
+        if (work.triangles[f].any()) continue;
         const uint32_t i = work.corner_of(f, id);
-        const Vec3 os = projected(tri.os, n);
         const Vec3 p0 = work.position(3 * f + (i + 2) % 3), p1 = work.position(3 * f + i),
                    p2 = work.position(3 * f + (i + 1) % 3);
         const Vec3 v1 = projected(sub(p0, p1), n), v2 = projected(sub(p2, p1), n);
         const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
         const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
-        sum = add(sum, scale(angle, os));
+        sum = add(sum, scale(angle, os[k]));
     }
     return normalized_if_not_zero(sum);
 }
@@ -325,7 +338,8 @@ constexpr uint32_t kLargestPairCheck = 1024;
 // would cost more than the arithmetic).
 struct GroupScratch {
     std::vector<Vec3> os, ot;
-    std::vector<uint32_t> faces;
+    std::vector<uint32_t> faces, order;
+    std::vector<Vec3> sorted_os;
 };
 
 // Whether any two faces of the group are joined by the reference's subgroup test (projected
@@ -356,7 +370,7 @@ CornerFrame frame_of(Vec3 tangent, const Group& group) {
 Vec3 project_members(const Work& work, const Group& group, GroupScratch& scratch) {
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const uint32_t first = members[0];
-    const Vec3 n = vec(work.points[work.corners[3 * first + work.corner_of(first, group.identity)]].normal);
+    const Vec3 n = vec(work.points.normal(work.corners[3 * first + work.corner_of(first, group.identity)]));
     scratch.os.resize(members.size());
     scratch.ot.resize(members.size());
     for (size_t k = 0; k < members.size(); ++k) {
@@ -371,9 +385,19 @@ std::optional<Vec3> whole_group_tangent(const Work& work, const Group& group, Gr
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const Vec3 n = project_members(work, group, scratch);
     if (!group_is_whole(work, members, scratch)) return std::nullopt;
-    scratch.faces.assign(members.begin(), members.end());
-    std::sort(scratch.faces.begin(), scratch.faces.end());
-    return group_tangent(work, scratch.faces, group.identity, n);
+    // The members in triangle order, with the directions project_members made for them.
+    scratch.order.resize(members.size());
+    for (uint32_t k = 0; k < members.size(); ++k)
+        scratch.order[k] = k;
+    std::sort(scratch.order.begin(), scratch.order.end(),
+              [&](uint32_t a, uint32_t b) { return members[a] < members[b]; });
+    scratch.faces.resize(members.size());
+    scratch.sorted_os.resize(members.size());
+    for (size_t k = 0; k < members.size(); ++k) {
+        scratch.faces[k] = members[scratch.order[k]];
+        scratch.sorted_os[k] = scratch.os[scratch.order[k]];
+    }
+    return group_tangent(work, scratch.faces, scratch.sorted_os, group.identity, n);
 }
 
 // A group that splits into subgroups (faces whose projected directions are exactly opposite): one
@@ -394,7 +418,10 @@ void frames_of_split_group(const Work& work, const Group& group, GroupScratch& s
         auto found =
             std::find_if(subgroups.begin(), subgroups.end(), [&](const auto& s) { return s.first == faces; });
         if (found == subgroups.end()) {
-            out.frames.push_back(frame_of(group_tangent(work, faces, group.identity, n), group));
+            std::vector<Vec3> os(faces.size());
+            for (size_t j = 0; j < faces.size(); ++j)
+                os[j] = projected(work.triangles[faces[j]].os, n);
+            out.frames.push_back(frame_of(group_tangent(work, faces, os, group.identity, n), group));
             found = subgroups.emplace(subgroups.end(), std::move(faces),
                                       static_cast<uint32_t>(out.frames.size() - 1));
         }
@@ -402,29 +429,32 @@ void frames_of_split_group(const Work& work, const Group& group, GroupScratch& s
     }
 }
 
-// Every group's frame: the whole groups' tangents computed on the threads, then the frames numbered
-// in group order (a split group's subgroups in place), so the result does not depend on them.
+// Every group's frame: the whole groups' frames computed on the threads, numbered in group order
+// (a split group's subgroups in place), so the result does not depend on them.
 void frames_of_groups(const Work& work, MeshFrames& out) {
-    std::vector<Vec3> tangent(work.groups.size());
-    std::vector<uint8_t> whole(work.groups.size());
-    in_chunks(work, work.groups.size(), [&](size_t first, size_t last) {
+    const size_t groups = work.groups.size();
+    std::vector<CornerFrame> frames(1 + groups); // group g's at 1 + g; [0] the default frame
+    std::vector<uint8_t> whole(groups);
+    in_chunks(work, groups, [&](size_t first, size_t last) {
         GroupScratch scratch;
         for (size_t g = first; g < last; ++g) {
             const std::optional<Vec3> t = whole_group_tangent(work, work.groups[g], scratch);
             whole[g] = t.has_value();
-            if (t) tangent[g] = *t;
+            if (t) frames[1 + g] = frame_of(*t, work.groups[g]);
         }
     });
-    out.frames.reserve(out.frames.size() + work.groups.size());
+    const bool all_whole = std::find(whole.begin(), whole.end(), 0) == whole.end();
+    if (all_whole) out.frames = std::move(frames); // else numbered again below, split groups' in place
     GroupScratch scratch;
-    for (size_t g = 0; g < work.groups.size(); ++g) {
+    for (size_t g = 0; g < groups; ++g) {
         const Group& group = work.groups[g];
         if (!whole[g]) {
             frames_of_split_group(work, group, scratch, out);
             continue;
         }
-        out.frames.push_back(frame_of(tangent[g], group));
-        const uint32_t index = static_cast<uint32_t>(out.frames.size() - 1);
+        if (!all_whole) out.frames.push_back(frames[1 + g]);
+        const uint32_t index =
+            all_whole ? static_cast<uint32_t>(1 + g) : static_cast<uint32_t>(out.frames.size() - 1);
         for (uint32_t k = group.first; k < group.first + group.count; ++k) {
             const uint32_t f = work.members[k];
             out.corner_frame[3 * f + work.corner_of(f, group.identity)] = index;
@@ -434,10 +464,10 @@ void frames_of_groups(const Work& work, MeshFrames& out) {
 
 // A corner of a degenerate triangle takes the frame of the first healthy corner of its identity.
 void frames_of_degenerate(const Work& work, MeshFrames& out) {
-    if (work.good.size() == work.triangles.size()) return;
+    if (work.healthy == work.triangles.size()) return;
     std::vector<uint32_t> first_good(work.identity_count, kNone);
-    for (const uint32_t t : work.good)
-        for (uint32_t i = 0; i < 3; ++i)
+    for (uint32_t t = 0; t < work.triangles.size(); ++t)
+        for (uint32_t i = 0; i < 3 && work.is_healthy(t); ++i)
             if (first_good[work.identity[3 * t + i]] == kNone)
                 first_good[work.identity[3 * t + i]] = 3 * t + i;
     for (uint32_t t = 0; t < work.triangles.size(); ++t) {
@@ -450,20 +480,23 @@ void frames_of_degenerate(const Work& work, MeshFrames& out) {
 
 } // namespace
 
-MeshFrames mikktspace_frames(std::span<const SurfacePoint> points, std::span<const uint32_t> triangles,
-                             unsigned threads) {
+MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads) {
     Work work;
     work.threads = std::max(1u, threads);
     work.points = points;
     work.corners = triangles.first(triangles.size() - triangles.size() % 3);
     MeshFrames out;
     out.frames.assign(1, CornerFrame{}); // index 0: the default frame
-    out.corner_frame.assign(work.corners.size(), 0);
     if (work.corners.empty()) return out;
+    work.positions.resize(points.size());
+    for (size_t v = 0; v < points.size(); ++v)
+        work.positions[v] = vec(points.position(v));
     number_identities(work);
     init_triangles(work);
     link_neighbours(work);
     build_groups(work);
+    std::vector<std::array<int32_t, 3>>().swap(work.neighbours); // the largest array goes before the frames
+    out.corner_frame.assign(work.corners.size(), 0);
     frames_of_groups(work, out);
     frames_of_degenerate(work, out);
     return out;

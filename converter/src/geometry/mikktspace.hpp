@@ -4,9 +4,13 @@
 // (output_tangents.cpp); generate_tangents (algorithms.hpp) feeds it one mesh for the unit tests.
 #pragma once
 
+#include <aem/model.hpp>
+
 #include <Eigen/Core>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -17,6 +21,41 @@ struct SurfacePoint {
     Eigen::Vector3f position;
     Eigen::Vector3f normal; // unit length, as MikkTSpace assumes
     Eigen::Vector2f uv;
+};
+
+// The points MikkTSpace reads, where they already are: SurfacePoints, or the converter's vertex
+// records read in place (for a mesh of a million triangles, a copy would be 16 MB more at the peak).
+class SurfacePoints {
+  public:
+    SurfacePoints() = default;
+    SurfacePoints(std::span<const SurfacePoint> points)
+        : SurfacePoints(points.data(), points.size(), offsetof(SurfacePoint, position),
+                        offsetof(SurfacePoint, normal), offsetof(SurfacePoint, uv)) {}
+    SurfacePoints(const std::vector<SurfacePoint>& points)
+        : SurfacePoints(std::span<const SurfacePoint>(points)) {}
+    SurfacePoints(std::span<const aem::Vertex> vertices)
+        : SurfacePoints(vertices.data(), vertices.size(), offsetof(aem::Vertex, position),
+                        offsetof(aem::Vertex, normal), offsetof(aem::Vertex, uv)) {}
+
+    size_t size() const { return count_; }
+    Eigen::Vector3f position(size_t v) const { return read<3>(v, position_); }
+    Eigen::Vector3f normal(size_t v) const { return read<3>(v, normal_); }
+    Eigen::Vector2f uv(size_t v) const { return read<2>(v, uv_); }
+
+  private:
+    template <class Record>
+    SurfacePoints(const Record* first, size_t count, size_t position, size_t normal, size_t uv)
+        : first_(reinterpret_cast<const std::byte*>(first)), stride_(sizeof(Record)), count_(count),
+          position_(position), normal_(normal), uv_(uv) {}
+    template <int N>
+    Eigen::Matrix<float, N, 1> read(size_t v, size_t offset) const {
+        Eigen::Matrix<float, N, 1> value;
+        std::memcpy(value.data(), first_ + v * stride_ + offset, N * sizeof(float));
+        return value;
+    }
+
+    const std::byte* first_ = nullptr;
+    size_t stride_ = 0, count_ = 0, position_ = 0, normal_ = 0, uv_ = 0;
 };
 
 // What MikkTSpace gives one triangle corner.
@@ -50,8 +89,7 @@ struct MeshFrames {
 // each corner's tangent is the angle-weighted sum of its group's face tangents projected onto the
 // normal. Indices must be below points.size(). The per-triangle steps and the groups' frames run on
 // up to `threads` threads; the result is the same for any thread count.
-MeshFrames mikktspace_frames(std::span<const SurfacePoint> points, std::span<const uint32_t> triangles,
-                             unsigned threads = 1);
+MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads = 1);
 
 // The tangent and bitangent AEM stores for a corner of normal `normal`: MikkTSpace's tangent and
 // bitangent = sign · normal × tangent. Where MikkTSpace has no frame of its own (see CornerFrame),

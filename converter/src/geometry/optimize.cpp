@@ -32,6 +32,8 @@ constexpr unsigned kNone32 = ~0u;
 // meshopt_optimizeVertexCacheFifo (Tipsify: linear whatever the valence, a few percent more cache
 // misses).
 constexpr uint64_t kForsythWorkPerIndex = 64;
+// Scratch indices kept from group to group up to this many (a big mesh's are given back at once).
+constexpr size_t kKeptScratch = size_t{1} << 20;
 
 size_t vertices_transformed(std::span<const uint32_t> indices, size_t vertex_count) {
     if (indices.empty()) return 0;
@@ -91,12 +93,19 @@ class GeometryOptimizer {
         const uint32_t first = group.first_vertex + static_cast<uint32_t>(shift_);
         const std::span<const aem::Vertex> source(model.vertices.data() + first, group.vertex_count);
         const std::span<uint32_t> indices(model.indices.data() + group.first_index, group.index_count);
-        local_.resize(group.index_count);
-        for (size_t i = 0; i < indices.size(); ++i)
-            local_[i] = indices[i] - group.first_vertex;
+        local_ = indices; // numbered within the group while it is optimised, in place
+        for (uint32_t& index : local_)
+            index -= group.first_vertex;
         result_.stats.source_vertices_transformed += vertices_transformed(local_, source.size());
 
         size_t unique = weld(source, first);
+        // When this group's source records are all the vertex section still holds (one big mesh),
+        // they are given back now that `welded_` has them, before the tangent frames' arrays arrive.
+        const bool released = written_ == 0 && first + group.vertex_count == model.vertices.size();
+        if (released) {
+            std::vector<aem::Vertex>().swap(model.vertices);
+            if (options_.record_vertex_origins) std::vector<VertexOrigin>().swap(result_.vertex_origins);
+        }
         ordered_linearly_ = false;
         order_triangles(unique);
         // Frames on the final triangle order, which they depend on in a few places. Where vertices
@@ -112,12 +121,17 @@ class GeometryOptimizer {
                 unique = with_copies;
             }
         }
-        make_room(first + group.vertex_count, unique);
+        if (released) {
+            model.vertices.resize(unique);
+            if (options_.record_vertex_origins) result_.vertex_origins.resize(unique);
+        } else {
+            make_room(first + group.vertex_count, unique);
+        }
         order_vertices(unique);
-        for (size_t i = 0; i < indices.size(); ++i)
-            indices[i] = local_[i] + static_cast<uint32_t>(written_);
         result_.stats.vertices_transformed += vertices_transformed(local_, unique);
         result_.stats.degenerate_triangles += degenerate_triangles(local_);
+        for (uint32_t& index : local_)
+            index += static_cast<uint32_t>(written_);
         result_.stats.meshes_ordered_linearly += ordered_linearly_;
         written_ += unique;
     }
@@ -225,6 +239,8 @@ class GeometryOptimizer {
         const std::vector<float> positions = unit_cube_positions(std::span(welded_.data(), vertex_count));
         meshopt_optimizeOverdraw(local_.data(), scratch_.data(), scratch_.size(), positions.data(),
                                  vertex_count, 3 * sizeof(float), kOverdrawThreshold);
+        if (scratch_.size() > kKeptScratch)
+            std::vector<uint32_t>().swap(scratch_); // not held through the frames
     }
 
     // Vertices in first-use order, written to their final place in the vertex section.
@@ -247,7 +263,8 @@ class GeometryOptimizer {
     size_t written_ = 0; // vertices of the optimised groups so far
     size_t shift_ = 0;   // how far make_room moved the input not yet read
     std::vector<uint8_t> wanted_;
-    std::vector<uint32_t> local_, scratch_, remap_, valence_;
+    std::span<uint32_t> local_; // the group's indices in the model, numbered within the group
+    std::vector<uint32_t> scratch_, remap_, valence_;
     bool ordered_linearly_ = false; // the group being optimised took the Tipsify order
     std::vector<aem::Vertex> welded_;
     std::vector<VertexOrigin> welded_origins_;

@@ -26,16 +26,33 @@ class FrameWriter {
     FrameWriter(std::vector<aem::Vertex>& vertices, const MeshFrames& frames, bool positive_zeros)
         : vertices_(vertices), frames_(frames), positive_zeros_(positive_zeros),
           assigned_(vertices.size(), 0), next_copy_(vertices.size(), kNoCopy), pairs_(frames.frames.size()),
-          normals_(frames.frames.size()), paired_(frames.frames.size(), 0) {}
+          normals_(frames.frames.size()), paired_(frames.frames.size(), 0),
+          last_frame_(vertices.size(), kNoCopy), last_at_(vertices.size(), kNoCopy) {}
 
     void write(uint32_t& index, uint32_t frame) {
         const uint32_t v = index;
+        // A vertex's corners mostly share one frame: the vertex (or copy) the last corner of this
+        // vertex and frame went to is where this one goes (the pair depends on the frame and the
+        // vertex's normal only), without making the pair or comparing it again.
+        if (v < last_frame_.size() && last_frame_[v] == frame) {
+            index = last_at_[v];
+            return;
+        }
+        if (v < last_frame_.size()) last_frame_[v] = frame;
+        index = place(v, frame);
+        if (v < last_at_.size()) last_at_[v] = index;
+    }
+
+    std::vector<uint32_t> take_copy_sources() { return std::move(copy_sources_); }
+
+  private:
+    uint32_t place(uint32_t v, uint32_t frame) {
         const TangentPair value = frame == 0 ? pair_of(0, v) : cached_pair(frame, v);
 
         if (!assigned_[v]) {
             assigned_[v] = 1;
             set(v, value);
-            return;
+            return v;
         }
         uint32_t at = v;
         while (!(value_of(at) == value) && next_copy_[at] != kNoCopy)
@@ -49,12 +66,9 @@ class FrameWriter {
             set(copy, value);
             at = copy;
         }
-        index = at;
+        return at;
     }
 
-    std::vector<uint32_t> take_copy_sources() { return std::move(copy_sources_); }
-
-  private:
     TangentPair pair_of(uint32_t frame, uint32_t v) const {
         TangentPair value = tangent_pair(frames_.frames[frame], vertices_[v].normal);
         if (positive_zeros_) { // one bit pattern per value for the weld, as emit_geometry does
@@ -89,6 +103,7 @@ class FrameWriter {
     std::vector<TangentPair> pairs_; // per frame, once made, and the normal it was made for
     std::vector<Eigen::Vector3f> normals_;
     std::vector<uint8_t> paired_;
+    std::vector<uint32_t> last_frame_, last_at_; // per vertex given: the last frame seen, where it went
 };
 
 template <class T>
@@ -109,9 +124,7 @@ std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, s
     for (size_t i = 0; i < whole; i += 3)
         wanted_triangles += wanted[triangles[i]] != 0;
     if (wanted_triangles == 0) return {};
-    std::vector<SurfacePoint> points(vertices.size());
-    for (size_t v = 0; v < vertices.size(); ++v)
-        points[v] = {vertices[v].position, vertices[v].normal, vertices[v].uv};
+    const SurfacePoints points(std::span<const aem::Vertex>(vertices.data(), vertices.size()));
     if (3 * wanted_triangles == whole) { // the usual case: every triangle, read where it is
         const MeshFrames frames = mikktspace_frames(points, triangles.first(whole), threads);
         FrameWriter writer(vertices, frames, positive_zeros);

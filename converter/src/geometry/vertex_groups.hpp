@@ -33,6 +33,9 @@ uint64_t hash_bits(const Bits<N>& bits) {
         h *= 0xFF51AFD7ED558CCDull;
         h ^= h >> 32;
     }
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
     return h;
 }
 

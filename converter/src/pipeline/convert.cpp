@@ -190,12 +190,10 @@ void check_model(const aem::Model& model, bool vertices_valid) {
 
 } // namespace detail
 
-ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options) {
-    if (assbin::holds_file_records(scene)) { // read with array_views: converted from a copy
-        assbin::Scene copy = scene;
-        assbin::copy_file_records(copy);
-        return convert(copy, options);
-    }
+namespace {
+
+// `owned`, when given, is `scene` itself, whose meshes may be released once baked.
+ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& options, assbin::Scene* owned) {
     ConvertResult result;
     Report report(result.warnings);
     StageClock clock(result.stage_seconds);
@@ -215,6 +213,7 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("skeleton");
     EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
     std::vector<PreparedMesh>().swap(meshes); // baked into the model: their copies go before the tangents
+    if (owned != nullptr) std::vector<assbin::Mesh>().swap(owned->meshes); // and so do the source arrays
     clock.lap("bake+skin");
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
     optimize_geometry(emitted, options, result, report);
@@ -232,6 +231,22 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options)
     clock.lap("validate");
     fill_stats(result.model, result.stats);
     return result;
+}
+
+} // namespace
+
+ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options) {
+    if (assbin::holds_file_records(scene)) { // read with array_views: converted from a copy
+        assbin::Scene copy = scene;
+        assbin::copy_file_records(copy);
+        return convert_scene(copy, options, &copy);
+    }
+    return convert_scene(scene, options, nullptr);
+}
+
+ConvertResult convert(assbin::Scene&& scene, const ConvertOptions& options) {
+    if (assbin::holds_file_records(scene)) assbin::copy_file_records(scene);
+    return convert_scene(scene, options, &scene);
 }
 
 } // namespace assbin::converter

@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <climits>
@@ -76,8 +77,9 @@ class AtomicFileBuffer : public std::streambuf {
     assbin_common::AtomicFile& file_;
 };
 
-// Files written in full to temporaries (common/atomic_file.hpp: written, flushed to disk, closed),
-// removed unless committed; each is tracked for remove_pending_outputs() while it exists.
+// Files written in full to temporaries (common/atomic_file.hpp: written, flushed to disk unless a
+// batch flushes them together, closed), removed unless committed; each is tracked for
+// remove_pending_outputs() while it exists.
 class PendingFiles {
   public:
     PendingFiles() = default;
@@ -89,29 +91,50 @@ class PendingFiles {
             untrack(slot);
     }
 
-    void add(const fs::path& target, std::span<const std::byte> bytes) {
-        add(target, [bytes](assbin_common::AtomicFile& file) { file.write(bytes); });
+    void add(const fs::path& target, std::span<const std::byte> bytes, bool flush) {
+        add(
+            target, [bytes](assbin_common::AtomicFile& file) { file.write(bytes); }, flush);
     }
 
-    // `fill` writes the file's bytes into the temporary.
-    void add(const fs::path& target, const std::function<void(assbin_common::AtomicFile&)>& fill) {
+    // `fill` writes the file's bytes into the temporary; `flush`: flushed to disk now (else the
+    // caller flushes the file system before commit(true)).
+    void add(const fs::path& target, const std::function<void(assbin_common::AtomicFile&)>& fill,
+             bool flush) {
         try {
             files_.push_back(std::make_unique<assbin_common::AtomicFile>(target));
             slots_.push_back(track(files_.back()->temporary()));
             fill(*files_.back());
-            files_.back()->finish();
+            if (flush) files_.back()->finish();
         } catch (const assbin_common::WriteFailure& failure) {
             throw aem::Error(aem::ErrorCode::Io, failure.what());
         }
     }
 
-    // Publishes (renames, then flushes the folder) in the order added. When one fails, the files this
-    // commit already put in place are removed again, so a failed write leaves none of its outputs.
-    void commit() {
+    const std::vector<std::unique_ptr<assbin_common::AtomicFile>>& files() const { return files_; }
+
+    // Flushes each file on its own (after a file system flush that failed); throws for the first
+    // that cannot be flushed.
+    void flush_each() {
+        try {
+            for (const auto& file : files_)
+                file->flush();
+        } catch (const assbin_common::WriteFailure& failure) {
+            throw aem::Error(aem::ErrorCode::Io, failure.what());
+        }
+    }
+
+    // Publishes (renames, then flushes the folder unless `flushed`: the caller flushes the file
+    // system after) in the order added. When one fails, the files this commit already put in place
+    // are removed again, so a failed write leaves none of its outputs.
+    void commit(bool flushed = false) {
         std::vector<fs::path> placed;
         for (const auto& file : files_) {
             try {
-                file->publish();
+                if (flushed) {
+                    file->publish_flushed();
+                } else {
+                    file->publish();
+                }
             } catch (const assbin_common::WriteFailure& failure) {
                 std::error_code ignored;
                 for (const fs::path& done : placed)
@@ -135,19 +158,75 @@ void remove_pending_outputs() noexcept {
     }
 }
 
-void write_output(const ConvertResult& result, const fs::path& aem_path) {
+namespace {
+
+// The output's files in temporaries, the model last.
+void write_temporaries(const ConvertResult& result, const fs::path& aem_path, PendingFiles& pending,
+                       bool flush) {
     aem::check_expressible(result.model); // throws before anything is written
     const fs::path folder = aem_path.parent_path();
-    PendingFiles pending;
     for (const TextureFile& texture : result.textures)
-        pending.add(folder / texture.name, texture.bytes);
-    pending.add(aem_path, [&](assbin_common::AtomicFile& file) {
-        AtomicFileBuffer buffer(file);
-        std::ostream out(&buffer);
-        out.exceptions(std::ios::badbit); // the temporary's own WriteFailure comes through, named
-        aem::write_model(result.model, out);
-    });
+        pending.add(folder / texture.name, texture.bytes, flush);
+    pending.add(
+        aem_path,
+        [&](assbin_common::AtomicFile& file) {
+            AtomicFileBuffer buffer(file);
+            std::ostream out(&buffer);
+            out.exceptions(std::ios::badbit); // the temporary's own WriteFailure comes through, named
+            aem::write_model(result.model, out);
+        },
+        flush);
+}
+
+} // namespace
+
+void write_output(const ConvertResult& result, const fs::path& aem_path) {
+    PendingFiles pending;
+    write_temporaries(result, aem_path, pending, true);
     pending.commit();
+}
+
+struct OutputBatch::Output {
+    PendingFiles files;
+};
+
+OutputBatch::OutputBatch() = default;
+OutputBatch::~OutputBatch() = default;
+
+void OutputBatch::add(const ConvertResult& result, const fs::path& aem_path) {
+    auto output = std::make_unique<Output>();
+    write_temporaries(result, aem_path, output->files, false); // on a throw, `output` removes them
+    outputs_.push_back(std::move(output));
+}
+
+std::vector<std::string> OutputBatch::commit() {
+    std::vector<std::string> errors(outputs_.size());
+    // Every file system the batch wrote to, flushed once: every temporary is then on disk.
+    std::vector<dev_t> devices;
+    bool flushed = true;
+    const auto flush_file_systems = [&] {
+        devices.clear();
+        for (const auto& output : outputs_) {
+            for (const auto& file : output->files.files()) {
+                const dev_t device = file->device();
+                if (std::find(devices.begin(), devices.end(), device) != devices.end()) continue;
+                devices.push_back(device);
+                flushed &= file->flush_file_system();
+            }
+        }
+    };
+    flush_file_systems();
+    for (size_t k = 0; k < outputs_.size(); ++k) {
+        try {
+            if (!flushed) outputs_[k]->files.flush_each(); // which files the failed flush was about
+            outputs_[k]->files.commit(true);
+        } catch (const aem::Error& error) {
+            errors[k] = error.what();
+        }
+    }
+    flush_file_systems(); // the renames (a folder that cannot be flushed is not an error, as for one file)
+    outputs_.clear();     // the temporaries of failed outputs go
+    return errors;
 }
 
 } // namespace assbin::converter
