@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algorithms.hpp"
+#include "geometry/mikktspace.hpp"
 #include <assbin/converter/convert.hpp>
 
 #include <assbin/types.hpp>
@@ -265,9 +266,28 @@ std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::ve
 // different frames is split: its copies are appended to `vertices`, the corners pointed at them, and
 // the returned list names each copy's source vertex. `positive_zeros` writes -0.0 as +0.0.
 // MikkTSpace's per-triangle steps and group frames run on up to `threads` threads (same result).
+// With `keep`, what a reordering of the same triangles needs is kept there (see KeptTangentRun);
+// with `previous`, a run kept on these triangles in another order is used instead of a new one
+// where it can be (the result is the same either way).
+struct KeptTangentRun;
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
                                            std::span<const uint8_t> wanted, bool positive_zeros,
-                                           unsigned threads = 1);
+                                           unsigned threads = 1, KeptTangentRun* keep = nullptr,
+                                           const KeptTangentRun* previous = nullptr);
+
+// MikkTSpace's run on an output mesh, kept so that the same triangles reordered (with the copies of
+// the vertices the run split, numbered as the run left them) get their frames by summing its terms
+// again in the new order (ReorderableFrames) rather than by a second run. The triangles are found
+// again by their corners. Kept for meshes of up to kMaxKeptTriangles triangles, where the cost is a
+// few MB, and only where the run split vertices (only then is the mesh ordered again).
+struct KeptTangentRun {
+    static constexpr size_t kMaxKeptTriangles = size_t{1} << 17;
+    ReorderableFrames frames;
+    std::vector<uint32_t> triangles; // as the run left them, split copies included
+    std::vector<uint32_t> slots;     // triangle + 1 by the hash of its corners; 0 = empty
+    bool usable() const { return frames.usable; }
+    void clear() { *this = KeptTangentRun{}; }
+};
 
 // Without options.optimize: fills the tangents of every emitted mesh marked tangents_missing, mesh by
 // mesh in source order; the copies of split vertices follow their mesh's vertices, and

@@ -12,11 +12,16 @@
 #include <assbin/converter/mesh_metrics.hpp>
 #include <assbin/reader.hpp>
 
+#include "geometry/vertex_groups.hpp"
+
 #include <boost/test/unit_test.hpp>
+#include <meshoptimizer.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <random>
 #include <set>
 
 namespace {
@@ -264,6 +269,49 @@ BOOST_AUTO_TEST_CASE(a_mesh_of_four_million_vertices_converts) {
     BOOST_TEST(result.model.indices.size() == faces.size() * 3);
     BOOST_TEST(result.stats.vertices_transformed < result.stats.source_vertices_transformed);
     BOOST_TEST(result.stats.vertices_transformed < result.stats.triangles); // ACMR below 1
+}
+
+// The weld (weld.cpp) must number vertices exactly as meshopt_generateVertexRemap does (the order
+// of first use; unused vertices left out), or outputs would change: held against it on records
+// drawn from a pool of a thousand (many exact duplicates), some with a zero made -0 (bytes that
+// differ only in a zero's sign stay apart: the weld compares bytes), and vertices no index uses.
+BOOST_AUTO_TEST_CASE(the_weld_numbers_vertices_as_meshoptimizer_does) {
+    struct Record {
+        float values[23];
+    };
+    static_assert(sizeof(Record) == 92);
+    std::mt19937 random(26);
+    for (const uint32_t count : {1u, 7u, 1000u, 60000u}) {
+        std::vector<Record> pool(1000), records(count);
+        for (Record& record : pool)
+            for (float& value : record.values)
+                value = static_cast<float>(random() % 3);
+        for (Record& record : records) {
+            record = pool[random() % pool.size()];
+            if (random() % 5 == 0) record.values[random() % 23] = -0.0f;
+        }
+        std::vector<uint32_t> indices(3 * static_cast<size_t>(count));
+        for (uint32_t& index : indices)
+            index = static_cast<uint32_t>(random() % count) & ~1u; // odd vertices stay unused
+        std::vector<uint32_t> ours(count), theirs(count);
+        const size_t our_unique =
+            assbin::converter::detail::weld_records(ours, indices, records.data(), count, sizeof(Record));
+        const size_t their_unique = meshopt_generateVertexRemap(theirs.data(), indices.data(), indices.size(),
+                                                                records.data(), count, sizeof(Record));
+        BOOST_TEST(our_unique == their_unique);
+        BOOST_TEST(ours == theirs, boost::test_tools::per_element());
+        if (count == 60000) BOOST_TEST(our_unique < count / 4); // the draw made duplicates
+    }
+}
+
+// Grouping by value (normals' positions, MikkTSpace's identities): equal keys (-0 as +0) share a
+// group, groups numbered in order of first appearance.
+BOOST_AUTO_TEST_CASE(grouping_by_value_numbers_groups_in_order_of_first_appearance) {
+    const std::vector<float> xs{3, -0.0f, 1, 3, 0, 2, 1, -0.0f};
+    const std::vector<uint32_t> group = assbin::converter::detail::group_equal<1>(xs.size(), [&](uint32_t v) {
+        return assbin::converter::detail::Bits<1>{assbin::converter::detail::float_bits(xs[v])};
+    });
+    BOOST_TEST(group == (std::vector<uint32_t>{0, 1, 2, 0, 1, 3, 2, 1}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

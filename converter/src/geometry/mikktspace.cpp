@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <optional>
@@ -100,6 +101,10 @@ struct Work {
     // groups are built only, so kept apart from `triangles` and given back then.
     std::vector<std::array<int32_t, 3>> neighbours;
     size_t healthy = 0; // triangles without kDegenerate
+    // Asked to keep what a reordering needs (mikktspace.hpp); an edge of three or more triangles,
+    // whose pairing depends on the order, rules that out.
+    ReorderableFrames* keep = nullptr;
+    std::atomic<bool> crowded_edge{false};
 
     bool is_healthy(uint32_t t) const { return (triangles[t].flags & kDegenerate) == 0; }
     std::vector<Group> groups;
@@ -195,8 +200,33 @@ struct EdgeEntry {
     uint32_t edge() const { return corner % 3; }
 };
 
+// Stable sort by a 32-bit key in two passes of 16 bits (LSD radix): linear, for the huge runs a
+// fan around one vertex makes (its centre's edges all fall in one bucket, its triangles in one group).
+constexpr size_t kRadixFrom = size_t{1} << 16;
+template <class Item, class KeyOf>
+void radix_sort(Item* first, size_t count, KeyOf key_of) {
+    std::vector<Item> other(count);
+    Item* from = first;
+    Item* to = other.data();
+    for (const uint32_t shift : {0u, 16u}) {
+        std::vector<size_t> start(65537, 0);
+        for (size_t i = 0; i < count; ++i)
+            ++start[((key_of(from[i]) >> shift) & 0xFFFF) + 1];
+        for (size_t d = 0; d < 65536; ++d)
+            start[d + 1] += start[d];
+        for (size_t i = 0; i < count; ++i)
+            to[start[(key_of(from[i]) >> shift) & 0xFFFF]++] = from[i];
+        std::swap(from, to);
+    }
+    // Two passes: the sorted items are back in `first`.
+}
+
 // Stable, and without the allocation std::stable_sort makes: almost every bucket holds a few edges.
 void sort_by_high(std::vector<EdgeEntry>::iterator first, std::vector<EdgeEntry>::iterator last) {
+    if (static_cast<size_t>(last - first) >= kRadixFrom) {
+        radix_sort(&*first, static_cast<size_t>(last - first), [](const EdgeEntry& e) { return e.high; });
+        return;
+    }
     if (last - first > 32) {
         std::stable_sort(first, last, [](const EdgeEntry& a, const EdgeEntry& b) { return a.high < b.high; });
         return;
@@ -249,6 +279,8 @@ void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector
     for (uint32_t bucket = first_bucket; bucket < last_bucket; ++bucket) {
         const auto first = entries.begin() + start[bucket], last = entries.begin() + start[bucket + 1];
         sort_by_high(first, last);
+        for (auto a = first; work.keep && a + 2 < last; ++a)
+            if ((a + 2)->high == a->high) work.crowded_edge.store(true, std::memory_order_relaxed);
         for (auto a = first; a != last; ++a) {
             if (work.neighbours[a->triangle()][a->edge()] >= 0) continue;
             const uint32_t from = work.identity[a->corner];
@@ -312,8 +344,9 @@ void build_groups(Work& work) {
 // The angle-weighted sum of the projected face tangents of `faces` (sorted by triangle number, the
 // order the reference adds them in) at the vertex of identity `id` (the reference's EvalTspace);
 // `os[k]` is face k's tangent direction projected at `n`.
+// With `kept`, each face's term is kept at the face's corner.
 Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, std::span<const Vec3> os, uint32_t id,
-                   Vec3 n) {
+                   Vec3 n, ReorderableFrames* kept = nullptr) {
     Vec3 sum{0, 0, 0};
     for (size_t k = 0; k < faces.size(); ++k) {
         const uint32_t f = faces[k];
@@ -324,7 +357,9 @@ Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, std::span<
         const Vec3 v1 = projected(sub(p0, p1), n), v2 = projected(sub(p2, p1), n);
         const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
         const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
-        sum = add(sum, scale(angle, os[k]));
+        const Vec3 term = scale(angle, os[k]);
+        sum = add(sum, term);
+        if (kept) kept->term[3 * f + i] = {term.x, term.y, term.z};
     }
     return normalized_if_not_zero(sum);
 }
@@ -357,10 +392,10 @@ bool group_is_whole(const Work& work, std::span<const uint32_t> members, const G
     return true;
 }
 
-CornerFrame frame_of(Vec3 tangent, const Group& group) {
+CornerFrame frame_of(Vec3 tangent, bool preserving) {
     CornerFrame frame;
     frame.tangent = Eigen::Vector3f(tangent.x, tangent.y, tangent.z);
-    frame.orientation_preserving = group.preserving;
+    frame.orientation_preserving = preserving;
     frame.from_group = true;
     return frame;
 }
@@ -381,7 +416,8 @@ Vec3 project_members(const Work& work, const Group& group, GroupScratch& scratch
 }
 
 // The one tangent of a group whose faces all join (the usual case), or nothing when the group splits.
-std::optional<Vec3> whole_group_tangent(const Work& work, const Group& group, GroupScratch& scratch) {
+std::optional<Vec3> whole_group_tangent(const Work& work, uint32_t g, GroupScratch& scratch) {
+    const Group& group = work.groups[g];
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const Vec3 n = project_members(work, group, scratch);
     if (!group_is_whole(work, members, scratch)) return std::nullopt;
@@ -389,20 +425,25 @@ std::optional<Vec3> whole_group_tangent(const Work& work, const Group& group, Gr
     scratch.order.resize(members.size());
     for (uint32_t k = 0; k < members.size(); ++k)
         scratch.order[k] = k;
-    std::sort(scratch.order.begin(), scratch.order.end(),
-              [&](uint32_t a, uint32_t b) { return members[a] < members[b]; });
+    if (members.size() >= kRadixFrom)
+        radix_sort(scratch.order.data(), scratch.order.size(), [&](uint32_t k) { return members[k]; });
+    else
+        std::sort(scratch.order.begin(), scratch.order.end(),
+                  [&](uint32_t a, uint32_t b) { return members[a] < members[b]; });
     scratch.faces.resize(members.size());
     scratch.sorted_os.resize(members.size());
     for (size_t k = 0; k < members.size(); ++k) {
         scratch.faces[k] = members[scratch.order[k]];
         scratch.sorted_os[k] = scratch.os[scratch.order[k]];
     }
-    return group_tangent(work, scratch.faces, scratch.sorted_os, group.identity, n);
+    return group_tangent(work, scratch.faces, scratch.sorted_os, group.identity, n, work.keep);
 }
 
 // A group that splits into subgroups (faces whose projected directions are exactly opposite): one
 // frame per distinct subgroup, appended to `out`, in member order.
-void frames_of_split_group(const Work& work, const Group& group, GroupScratch& scratch, MeshFrames& out) {
+// With work.keep, each member's subgroup is kept (ReorderableFrames::split_corners).
+void frames_of_split_group(const Work& work, uint32_t g, GroupScratch& scratch, MeshFrames& out) {
+    const Group& group = work.groups[g];
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const Vec3 n = project_members(work, group, scratch);
     const auto joined = [&](size_t a, size_t b) {
@@ -421,11 +462,21 @@ void frames_of_split_group(const Work& work, const Group& group, GroupScratch& s
             std::vector<Vec3> os(faces.size());
             for (size_t j = 0; j < faces.size(); ++j)
                 os[j] = projected(work.triangles[faces[j]].os, n);
-            out.frames.push_back(frame_of(group_tangent(work, faces, os, group.identity, n), group));
+            out.frames.push_back(
+                frame_of(group_tangent(work, faces, os, group.identity, n, work.keep), group.preserving));
             found = subgroups.emplace(subgroups.end(), std::move(faces),
                                       static_cast<uint32_t>(out.frames.size() - 1));
         }
-        out.corner_frame[3 * members[k] + work.corner_of(members[k], group.identity)] = found->second;
+        const uint32_t corner = 3 * members[k] + work.corner_of(members[k], group.identity);
+        out.corner_frame[corner] = found->second;
+        if (!work.keep) continue;
+        ReorderableFrames& keep = *work.keep;
+        keep.group[corner] = ReorderableFrames::kSplit | static_cast<uint32_t>(keep.split_group.size());
+        keep.split_group.push_back(g);
+        for (const uint32_t f : found->first) // the faces whose terms its frame sums
+            if (!work.triangles[f].any())
+                keep.split_corners.push_back(3 * f + work.corner_of(f, group.identity));
+        keep.split_first.push_back(static_cast<uint32_t>(keep.split_corners.size()));
     }
 }
 
@@ -438,18 +489,24 @@ void frames_of_groups(const Work& work, MeshFrames& out) {
     in_chunks(work, groups, [&](size_t first, size_t last) {
         GroupScratch scratch;
         for (size_t g = first; g < last; ++g) {
-            const std::optional<Vec3> t = whole_group_tangent(work, work.groups[g], scratch);
+            const std::optional<Vec3> t = whole_group_tangent(work, static_cast<uint32_t>(g), scratch);
             whole[g] = t.has_value();
-            if (t) frames[1 + g] = frame_of(*t, work.groups[g]);
+            if (t) frames[1 + g] = frame_of(*t, work.groups[g].preserving);
         }
     });
     const bool all_whole = std::find(whole.begin(), whole.end(), 0) == whole.end();
+    if (work.keep) {
+        work.keep->usable = true;
+        work.keep->preserving.resize(groups);
+        for (size_t g = 0; g < groups; ++g)
+            work.keep->preserving[g] = work.groups[g].preserving;
+    }
     if (all_whole) out.frames = std::move(frames); // else numbered again below, split groups' in place
     GroupScratch scratch;
     for (size_t g = 0; g < groups; ++g) {
         const Group& group = work.groups[g];
         if (!whole[g]) {
-            frames_of_split_group(work, group, scratch, out);
+            frames_of_split_group(work, static_cast<uint32_t>(g), scratch, out);
             continue;
         }
         if (!all_whole) out.frames.push_back(frames[1 + g]);
@@ -457,7 +514,11 @@ void frames_of_groups(const Work& work, MeshFrames& out) {
             all_whole ? static_cast<uint32_t>(1 + g) : static_cast<uint32_t>(out.frames.size() - 1);
         for (uint32_t k = group.first; k < group.first + group.count; ++k) {
             const uint32_t f = work.members[k];
-            out.corner_frame[3 * f + work.corner_of(f, group.identity)] = index;
+            const uint32_t corner = 3 * f + work.corner_of(f, group.identity);
+            out.corner_frame[corner] = index;
+            if (work.keep) // a face without usable UVs is a member that adds no term
+                work.keep->group[corner] =
+                    static_cast<uint32_t>(g) | (work.triangles[f].any() ? ReorderableFrames::kNoTerm : 0);
         }
     }
 }
@@ -478,10 +539,62 @@ void frames_of_degenerate(const Work& work, MeshFrames& out) {
     }
 }
 
+// Whether the frames of this run can be summed again in another order (mikktspace.hpp): known
+// once the groups are built, except for groups that split (frames_of_groups tells).
+// A triangle without usable UVs takes the orientation of the first group to reach it, and groups
+// reach it from the triangles with usable UVs next to its patch of such triangles (joined across
+// edges): when those all have one orientation, it takes that one in every order.
+bool order_matters_beyond_sums(const Work& work) {
+    if (work.crowded_edge.load()) return true;
+    std::vector<uint8_t> seen(work.triangles.size(), 0);
+    std::vector<uint32_t> patch;
+    for (uint32_t t = 0; t < work.triangles.size(); ++t) {
+        if (!work.is_healthy(t) || !work.triangles[t].any() || seen[t]) continue;
+        int orientation = -1; // of the patch's neighbours with usable UVs, once one is met
+        seen[t] = 1;
+        patch.assign(1, t);
+        while (!patch.empty()) {
+            const uint32_t u = patch.back();
+            patch.pop_back();
+            for (const int32_t next : work.neighbours[u]) {
+                if (next < 0) continue;
+                const Triangle& n = work.triangles[next];
+                if (n.any()) {
+                    if (!seen[next]) patch.push_back(static_cast<uint32_t>(next));
+                    seen[next] = 1;
+                } else if (orientation < 0) {
+                    orientation = n.preserving();
+                } else if (orientation != static_cast<int>(n.preserving())) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// What a reordering needs besides the terms and groups, filled in frames_of_groups: the
+// degenerate triangles' identities, so that the first healthy corner of each can be found again.
+void prepare_keep(const Work& work) {
+    ReorderableFrames& keep = *work.keep;
+    keep.term.resize(work.corners.size());
+    keep.group.assign(work.corners.size(), ReorderableFrames::kUngrouped);
+    keep.split_first.assign(1, 0);
+    if (work.healthy == work.triangles.size()) return;
+    keep.identity = work.identity;
+    keep.identity_count = work.identity_count;
+    keep.degenerate.resize(work.triangles.size());
+    for (uint32_t t = 0; t < work.triangles.size(); ++t)
+        keep.degenerate[t] = !work.is_healthy(t);
+}
+
 } // namespace
 
-MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads) {
+MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads,
+                             ReorderableFrames* keep) {
+    if (keep) *keep = ReorderableFrames{};
     Work work;
+    work.keep = keep;
     work.threads = std::max(1u, threads);
     work.points = points;
     work.corners = triangles.first(triangles.size() - triangles.size() % 3);
@@ -495,10 +608,77 @@ MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> tri
     init_triangles(work);
     link_neighbours(work);
     build_groups(work);
+    if (work.keep && order_matters_beyond_sums(work)) work.keep = nullptr;
     std::vector<std::array<int32_t, 3>>().swap(work.neighbours); // the largest array goes before the frames
+    if (work.keep) prepare_keep(work);
     out.corner_frame.assign(work.corners.size(), 0);
     frames_of_groups(work, out);
     frames_of_degenerate(work, out);
+    if (keep && !keep->usable) *keep = ReorderableFrames{};
+    return out;
+}
+
+MeshFrames reordered_frames(const ReorderableFrames& kept, std::span<const uint32_t> from) {
+    MeshFrames out;
+    const size_t groups = kept.preserving.size();
+    std::vector<Vec3> sums(groups, Vec3{0, 0, 0});
+    out.corner_frame.resize(3 * from.size());
+    for (size_t k = 0; k < from.size(); ++k) { // in the new order: each group's sum in that order
+        for (uint32_t i = 0; i < 3; ++i) {
+            const size_t corner = 3 * size_t{from[k]} + i;
+            const uint32_t code = kept.group[corner];
+            if (code == ReorderableFrames::kUngrouped) continue; // the default frame, for now
+            if (code & ReorderableFrames::kSplit) continue;      // below
+            const uint32_t g = code & ~ReorderableFrames::kNoTerm;
+            if ((code & ReorderableFrames::kNoTerm) == 0) {
+                const std::array<float, 3>& term = kept.term[corner];
+                sums[g] = add(sums[g], Vec3{term[0], term[1], term[2]});
+            }
+            out.corner_frame[3 * k + i] = 1 + g;
+        }
+    }
+    out.frames.resize(1 + groups);
+    for (size_t g = 0; g < groups; ++g)
+        out.frames[1 + g] = frame_of(normalized_if_not_zero(sums[g]), kept.preserving[g] != 0);
+    if (!kept.split_group.empty()) {
+        // A member of a split group: the sum of its subgroup's terms, faces taken in the new order.
+        std::vector<uint32_t> position(from.size()); // of each kept triangle in the new order
+        for (size_t k = 0; k < from.size(); ++k)
+            position[from[k]] = static_cast<uint32_t>(k);
+        std::vector<uint32_t> faces;
+        for (size_t c = 0; c < out.corner_frame.size(); ++c) {
+            const uint32_t code = kept.group[3 * size_t{from[c / 3]} + c % 3];
+            if (code == ReorderableFrames::kUngrouped || (code & ReorderableFrames::kSplit) == 0) continue;
+            const uint32_t entry = code & ~ReorderableFrames::kSplit;
+            faces.assign(kept.split_corners.begin() + kept.split_first[entry],
+                         kept.split_corners.begin() + kept.split_first[entry + 1]);
+            std::sort(faces.begin(), faces.end(),
+                      [&](uint32_t a, uint32_t b) { return position[a / 3] < position[b / 3]; });
+            Vec3 sum{0, 0, 0};
+            for (const uint32_t corner : faces) {
+                const std::array<float, 3>& term = kept.term[corner];
+                sum = add(sum, Vec3{term[0], term[1], term[2]});
+            }
+            out.frames.push_back(
+                frame_of(normalized_if_not_zero(sum), kept.preserving[kept.split_group[entry]] != 0));
+            out.corner_frame[c] = static_cast<uint32_t>(out.frames.size() - 1);
+        }
+    }
+    if (kept.degenerate.empty()) return out;
+    // As frames_of_degenerate, in the new order: a degenerate triangle's corner takes the frame of
+    // the first healthy corner of its identity.
+    std::vector<uint32_t> first_good(kept.identity_count, kNone);
+    for (size_t k = 0; k < from.size(); ++k) {
+        for (uint32_t i = 0; i < 3 && !kept.degenerate[from[k]]; ++i) {
+            uint32_t& first = first_good[kept.identity[3 * size_t{from[k]} + i]];
+            if (first == kNone) first = static_cast<uint32_t>(3 * k + i);
+        }
+    }
+    for (size_t k = 0; k < from.size(); ++k) {
+        for (uint32_t i = 0; i < 3 && kept.degenerate[from[k]]; ++i)
+            if (const uint32_t source = first_good[kept.identity[3 * size_t{from[k]} + i]]; source != kNone)
+                out.corner_frame[3 * k + i] = out.corner_frame[source];
+    }
     return out;
 }
 

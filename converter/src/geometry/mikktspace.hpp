@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -89,7 +90,43 @@ struct MeshFrames {
 // each corner's tangent is the angle-weighted sum of its group's face tangents projected onto the
 // normal. Indices must be below points.size(). The per-triangle steps and the groups' frames run on
 // up to `threads` threads; the result is the same for any thread count.
-MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads = 1);
+struct ReorderableFrames;
+MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads = 1,
+                             ReorderableFrames* keep = nullptr);
+
+// What a run of mikktspace_frames keeps, when asked, so that the frames of the same triangles in
+// another order (each triangle's corners as they were) come without a second run. MikkTSpace
+// depends on the triangles' order in four places: each group's face terms are summed in triangle
+// order; a triangle without usable UVs takes the orientation of the first group to reach it; of
+// three or more triangles on one edge, the first ones pair up; a degenerate triangle's corners take
+// the frame of the first healthy corner of their identity. Wherever no edge has three triangles and
+// every patch of triangles without usable UVs borders triangles of one orientation only, the groups
+// and subgroups, each corner's term (its face's angle times its projected tangent) and the frames'
+// orientations are the same in every order: summing the terms again in the new order, and finding
+// the degenerate corners' first healthy corners again, gives bit for bit what a run on the new order
+// gives. `usable` is false when the run met one of the other cases (nothing is kept then).
+struct ReorderableFrames {
+    static constexpr uint32_t kUngrouped = ~0u;   // a corner in no group: the default frame
+    static constexpr uint32_t kNoTerm = 1u << 31; // a member whose face has no usable UVs
+    static constexpr uint32_t kSplit = 1u << 30;  // a member of a group that splits: see split_*
+    bool usable = false;
+    std::vector<std::array<float, 3>> term; // per corner
+    // Per corner: its group g (its frame is frames[1 + g]) | kNoTerm, or kSplit | its entry below,
+    // or kUngrouped.
+    std::vector<uint32_t> group;
+    std::vector<uint8_t> preserving; // per group: the frame's orientation
+    // Per member of a group that splits: the group, and the corners whose terms its frame sums
+    // (split_corners[split_first[e]] up to split_first[e + 1]).
+    std::vector<uint32_t> split_group, split_first, split_corners;
+    // Only when there are degenerate triangles: each corner's identity, and which triangles.
+    std::vector<uint32_t> identity;
+    uint32_t identity_count = 0;
+    std::vector<uint8_t> degenerate;
+};
+
+// mikktspace_frames for the triangles of the run that filled `kept` (which must be usable) in a new
+// order: the triangle at position k is the run's triangle from[k].
+MeshFrames reordered_frames(const ReorderableFrames& kept, std::span<const uint32_t> from);
 
 // The tangent and bitangent AEM stores for a corner of normal `normal`: MikkTSpace's tangent and
 // bitangent = sign · normal × tangent. Where MikkTSpace has no frame of its own (see CornerFrame),

@@ -3,8 +3,6 @@
 #include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
 
-#include <meshoptimizer.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -20,15 +18,12 @@ using namespace detail;
 namespace {
 
 // Vertices numbered by position: equal positions (-0.0 taken as +0.0) share a number, numbers given
-// in order of first appearance (meshoptimizer's remap over the positions alone).
+// in order of first appearance.
 std::vector<uint32_t> group_by_position(const std::vector<Eigen::Vector3f>& positions) {
-    std::vector<Eigen::Vector3f> canonical(positions);
-    for (Eigen::Vector3f& p : canonical)
-        p += Eigen::Vector3f::Zero();
-    std::vector<uint32_t> group(canonical.size());
-    meshopt_generateVertexRemap(group.data(), static_cast<const uint32_t*>(nullptr), canonical.size(),
-                                canonical.data(), canonical.size(), sizeof(Eigen::Vector3f));
-    return group;
+    return group_equal<3>(positions.size(), [&](uint32_t v) {
+        const Eigen::Vector3f& p = positions[v];
+        return Bits<3>{float_bits(p.x()), float_bits(p.y()), float_bits(p.z())};
+    });
 }
 
 } // namespace

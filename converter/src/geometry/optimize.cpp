@@ -1,8 +1,10 @@
 // Game-ready geometry (issue "welded, cache-optimised, one mesh per material"): after baking and
-// skinning, each output mesh is welded (identical 92-byte vertex records become one vertex), its
-// triangles are put in vertex-cache order and then overdraw order, and its vertices in first-use
-// order, all with meshoptimizer, the library behind gltfpack. Nothing is dropped: every triangle
-// keeps its corners and winding, only the order of triangles and the numbering of vertices change.
+// skinning, each output mesh is welded (identical 92-byte vertex records become one vertex: weld.cpp,
+// numbered as meshoptimizer numbers them), its triangles are put in vertex-cache order and then
+// overdraw order, and its vertices in first-use order, with meshoptimizer, the library behind gltfpack.
+// Nothing is dropped: every triangle keeps its corners and winding, only the order of triangles and the
+// numbering of vertices change.
+#include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
 
 #include <meshoptimizer.h>
@@ -24,7 +26,6 @@ namespace {
 
 constexpr unsigned kCacheSize = 16;         // the FIFO size the reported ACMR is measured with
 constexpr float kOverdrawThreshold = 1.05f; // overdraw order may cost up to 5% of cache efficiency
-constexpr unsigned kNone32 = ~0u;
 // meshopt_optimizeVertexCache (Forsyth's scores) costs, for each triangle it emits, the live
 // triangles of every vertex in its cache: about the sum of valence squared over the vertices. Below
 // this many units per index that is linear in practice (a grid: ~6 per index); above it (a fan
@@ -111,15 +112,18 @@ class GeometryOptimizer {
         // Frames on the final triangle order, which they depend on in a few places. Where vertices
         // split, the triangles are ordered again with the copies (so the cache order counts them),
         // and the frames are written again on that order.
+        // The second time, the first run's terms are summed again in the new order where MikkTSpace
+        // allows (KeptTangentRun): the same frames as a second run.
         if (mark_wanted_tangents(group, unique)) {
-            const size_t with_copies = add_tangent_frames(unique);
+            const size_t with_copies = add_tangent_frames(unique, &first_run_, nullptr);
             if (with_copies > unique) {
                 order_triangles(with_copies);
                 wanted_.resize(with_copies, 1);
-                unique = reweld(add_tangent_frames(with_copies));
+                unique = reweld(add_tangent_frames(with_copies, nullptr, &first_run_));
             } else {
                 unique = with_copies;
             }
+            first_run_.clear();
         }
         if (released) {
             model.vertices.resize(unique);
@@ -140,8 +144,7 @@ class GeometryOptimizer {
     // to `welded_`, their origins to `welded_origins_`.
     size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex) {
         remap_.resize(source.size());
-        const size_t unique = meshopt_generateVertexRemap(remap_.data(), local_.data(), local_.size(),
-                                                          source.data(), source.size(), sizeof(aem::Vertex));
+        const size_t unique = weld_records(remap_, local_, source.data(), source.size(), sizeof(aem::Vertex));
         meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
         welded_.resize(unique);
         meshopt_remapVertexBuffer(welded_.data(), source.data(), source.size(), sizeof(aem::Vertex),
@@ -151,7 +154,7 @@ class GeometryOptimizer {
             // their records, bones and weights included, are the same).
             welded_origins_.assign(unique, VertexOrigin{});
             for (size_t v = source.size(); v-- > 0;) {
-                if (remap_[v] != kNone32)
+                if (remap_[v] != kNoVertex)
                     welded_origins_[remap_[v]] = result_.vertex_origins[first_vertex + v];
             }
         }
@@ -168,7 +171,7 @@ class GeometryOptimizer {
             const VertexRange range = emitted_.mesh_vertices[m];
             for (uint32_t v = range.first - group.first_vertex;
                  v < range.first - group.first_vertex + range.count; ++v)
-                if (remap_[v] != kNone32) wanted_[remap_[v]] = 1;
+                if (remap_[v] != kNoVertex) wanted_[remap_[v]] = 1;
         }
         return any;
     }
@@ -176,11 +179,12 @@ class GeometryOptimizer {
     // MikkTSpace's frames for the marked vertices, on the triangles in their present order (the
     // frames depend on it in a few places, so this runs once the order is final); returns the
     // vertex count with the split copies. Welding took the wanted vertices without tangents.
-    size_t add_tangent_frames(size_t count) {
+    // With `keep`, the run is kept for a reordering; with `previous`, such a run is used.
+    size_t add_tangent_frames(size_t count, KeptTangentRun* keep, const KeptTangentRun* previous) {
         welded_.resize(count);
         if (options_.record_vertex_origins) welded_origins_.resize(count);
-        const std::vector<uint32_t> copies =
-            write_tangent_frames(welded_, local_, wanted_, true, thread_count(options_.threads));
+        const std::vector<uint32_t> copies = write_tangent_frames(
+            welded_, local_, wanted_, true, thread_count(options_.threads), keep, previous);
         if (options_.record_vertex_origins) {
             for (const uint32_t source : copies)
                 welded_origins_.push_back(welded_origins_[source]);
@@ -188,14 +192,17 @@ class GeometryOptimizer {
         result_.stats.vertices_split_for_tangents += copies.size();
         // In a group that also holds stored tangents, a generated frame can make a vertex equal to
         // one that kept its stored frame: weld those.
-        if (std::find(wanted_.begin(), wanted_.end(), 0) != wanted_.end()) return reweld(welded_.size());
+        if (std::find(wanted_.begin(), wanted_.end(), 0) != wanted_.end()) {
+            const size_t before = welded_.size(), after = reweld(before);
+            if (keep && after != before) keep->clear(); // renumbered: its triangles are not found again
+            return after;
+        }
         return welded_.size();
     }
 
     size_t reweld(size_t count) {
         remap_.resize(count);
-        const size_t unique = meshopt_generateVertexRemap(remap_.data(), local_.data(), local_.size(),
-                                                          welded_.data(), count, sizeof(aem::Vertex));
+        const size_t unique = weld_records(remap_, local_, welded_.data(), count, sizeof(aem::Vertex));
         if (unique == count) return count;
         meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
         std::vector<aem::Vertex> kept(unique);
@@ -204,7 +211,7 @@ class GeometryOptimizer {
         if (options_.record_vertex_origins) {
             std::vector<VertexOrigin> origins(unique);
             for (size_t v = count; v-- > 0;)
-                if (remap_[v] != kNone32) origins[remap_[v]] = welded_origins_[v];
+                if (remap_[v] != kNoVertex) origins[remap_[v]] = welded_origins_[v];
             welded_origins_ = std::move(origins);
         }
         return unique;
@@ -252,7 +259,7 @@ class GeometryOptimizer {
         meshopt_remapVertexBuffer(out, welded_.data(), vertex_count, sizeof(aem::Vertex), remap_.data());
         if (options_.record_vertex_origins) {
             for (size_t v = 0; v < vertex_count; ++v) {
-                if (remap_[v] != kNone32) result_.vertex_origins[written_ + remap_[v]] = welded_origins_[v];
+                if (remap_[v] != kNoVertex) result_.vertex_origins[written_ + remap_[v]] = welded_origins_[v];
             }
         }
     }
@@ -268,6 +275,7 @@ class GeometryOptimizer {
     bool ordered_linearly_ = false; // the group being optimised took the Tipsify order
     std::vector<aem::Vertex> welded_;
     std::vector<VertexOrigin> welded_origins_;
+    KeptTangentRun first_run_; // MikkTSpace's run on the group's first order
 };
 
 } // namespace

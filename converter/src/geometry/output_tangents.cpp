@@ -6,9 +6,11 @@
 // write_tangent_frames once a group's triangles are ordered; without optimisation,
 // generate_baked_tangents runs it on the meshes in source order.
 #include "geometry/mikktspace.hpp"
+#include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
 
 #include <cstring>
+#include <optional>
 
 namespace assbin::converter::detail {
 
@@ -114,11 +116,64 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& new_index) {
     values = std::move(placed);
 }
 
+// ---- finding a kept run's triangles again, by their corners
+
+uint64_t corners_hash(const uint32_t* corners) {
+    return hash_bits(Bits<3>{corners[0], corners[1], corners[2]});
+}
+
+bool same_corners(const uint32_t* a, const uint32_t* b) {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+// Indexes the kept triangles by their corners; false when two are the same triangle (a reordering
+// could not tell which is which).
+bool index_kept_triangles(KeptTangentRun& kept) {
+    const size_t count = kept.triangles.size() / 3;
+    size_t capacity = 16;
+    while (capacity < 2 * count)
+        capacity *= 2;
+    kept.slots.assign(capacity, 0);
+    for (uint32_t t = 0; t < count; ++t) {
+        const uint32_t* corners = kept.triangles.data() + 3 * size_t{t};
+        size_t slot = corners_hash(corners) & (capacity - 1);
+        for (; kept.slots[slot] != 0; slot = (slot + 1) & (capacity - 1))
+            if (same_corners(kept.triangles.data() + 3 * size_t{kept.slots[slot] - 1}, corners)) return false;
+        kept.slots[slot] = t + 1;
+    }
+    return true;
+}
+
+// from[k]: the kept triangle that the k-th of `triangles` is; nothing when `triangles` are not the
+// kept ones reordered.
+std::optional<std::vector<uint32_t>> find_kept_triangles(const KeptTangentRun& kept,
+                                                         std::span<const uint32_t> triangles) {
+    if (triangles.size() != kept.triangles.size() || kept.slots.empty()) return std::nullopt;
+    const size_t count = triangles.size() / 3, mask = kept.slots.size() - 1;
+    std::vector<uint32_t> from(count);
+    std::vector<uint8_t> seen(count, 0);
+    for (size_t k = 0; k < count; ++k) {
+        const uint32_t* corners = triangles.data() + 3 * k;
+        for (size_t slot = corners_hash(corners) & mask;; slot = (slot + 1) & mask) {
+            const uint32_t entry = kept.slots[slot];
+            if (entry == 0) return std::nullopt;
+            if (!same_corners(kept.triangles.data() + 3 * size_t{entry - 1}, corners)) continue;
+            if (seen[entry - 1]) return std::nullopt;
+            seen[entry - 1] = 1;
+            from[k] = entry - 1;
+            break;
+        }
+    }
+    return from;
+}
+
 } // namespace
 
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
                                            std::span<const uint8_t> wanted, bool positive_zeros,
-                                           unsigned threads) {
+                                           unsigned threads, KeptTangentRun* keep,
+                                           const KeptTangentRun* previous) {
+    if (keep) keep->clear();
     const size_t whole = triangles.size() - triangles.size() % 3;
     size_t wanted_triangles = 0;
     for (size_t i = 0; i < whole; i += 3)
@@ -126,11 +181,21 @@ std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, s
     if (wanted_triangles == 0) return {};
     const SurfacePoints points(std::span<const aem::Vertex>(vertices.data(), vertices.size()));
     if (3 * wanted_triangles == whole) { // the usual case: every triangle, read where it is
-        const MeshFrames frames = mikktspace_frames(points, triangles.first(whole), threads);
+        std::optional<std::vector<uint32_t>> from;
+        if (previous && previous->usable()) from = find_kept_triangles(*previous, triangles.first(whole));
+        const bool keeping = keep && !from && whole / 3 <= KeptTangentRun::kMaxKeptTriangles;
+        const MeshFrames frames = from ? reordered_frames(previous->frames, *from)
+                                       : mikktspace_frames(points, triangles.first(whole), threads,
+                                                           keeping ? &keep->frames : nullptr);
         FrameWriter writer(vertices, frames, positive_zeros);
         for (size_t c = 0; c < whole; ++c)
             writer.write(triangles[c], frames.corner_frame[c]);
-        return writer.take_copy_sources();
+        std::vector<uint32_t> copies = writer.take_copy_sources();
+        if (keeping && keep->usable()) {
+            keep->triangles.assign(triangles.begin(), triangles.begin() + static_cast<std::ptrdiff_t>(whole));
+            if (copies.empty() || !index_kept_triangles(*keep)) keep->clear(); // not ordered again
+        }
+        return copies;
     }
     std::vector<uint32_t> taken; // the positions in `triangles` of the wanted triangles' corners
     taken.reserve(3 * wanted_triangles);

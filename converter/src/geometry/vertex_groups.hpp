@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 namespace assbin::converter::detail {
@@ -40,34 +41,60 @@ uint64_t hash_bits(const Bits<N>& bits) {
 }
 
 // Numbers the distinct keys: vertices with bit-identical keys get the same group, numbered in
-// order of first appearance. Open addressing over a power-of-two table.
+// order of first appearance. Open addressing over a power-of-two table whose entries keep the high
+// half of their key's hash beside the vertex: a probe that meets another key is told apart by that
+// tag, without reading the other vertex (a random access into arrays that outgrow the cache on big
+// meshes). Hashes are made a few vertices ahead and their slots prefetched, for the same reason.
 template <size_t N, class KeyOf>
 std::vector<uint32_t> group_equal(size_t count, KeyOf key_of) {
     size_t capacity = 16;
     while (capacity < count * 2)
         capacity *= 2;
-    std::vector<uint32_t> table(capacity, 0); // vertex + 1 of the group's first member; 0 = empty
+    const size_t mask = capacity - 1;
+    std::vector<uint64_t> table(capacity, 0); // tag << 32 | (vertex + 1) of the group's first; 0 = empty
     std::vector<uint32_t> group(count);
+    constexpr size_t kAhead = 8;
+    std::array<uint64_t, kAhead> ahead{};
+    const auto look_ahead = [&](size_t v) {
+        const uint64_t hash = hash_bits(key_of(static_cast<uint32_t>(v)));
+        ahead[v % kAhead] = hash;
+        __builtin_prefetch(&table[hash & mask]);
+    };
+    for (size_t v = 0; v < std::min(count, kAhead); ++v)
+        look_ahead(v);
     uint32_t groups = 0;
     for (uint32_t v = 0; v < count; ++v) {
-        const Bits<N> key = key_of(v);
-        size_t slot = hash_bits(key) & (capacity - 1);
+        const uint64_t hash = ahead[v % kAhead];
+        if (v + kAhead < count) look_ahead(v + kAhead);
+        const uint64_t tag = hash >> 32 << 32;
+        size_t slot = hash & mask;
         while (true) {
-            if (table[slot] == 0) {
-                table[slot] = v + 1;
+            const uint64_t entry = table[slot];
+            if (entry == 0) {
+                table[slot] = tag | (v + 1);
                 group[v] = groups++;
                 break;
             }
-            const uint32_t first = table[slot] - 1;
-            if (key_of(first) == key) {
-                group[v] = group[first];
-                break;
+            if ((entry & ~uint64_t{0xFFFFFFFF}) == tag) {
+                const uint32_t first = static_cast<uint32_t>(entry) - 1;
+                if (key_of(first) == key_of(v)) {
+                    group[v] = group[first];
+                    break;
+                }
             }
-            slot = (slot + 1) & (capacity - 1);
+            slot = (slot + 1) & mask;
         }
     }
     return group;
 }
+
+// meshopt_generateVertexRemap's numbering, made faster on big meshes (weld.cpp): vertices whose
+// `stride`-byte records are identical get one number, numbers given in order of first use by
+// `indices`. remap[v] is vertex v's number, kNoVertex where no index uses it; `remap` holds at least
+// `count` entries. Returns how many numbers were given.
+constexpr uint32_t kNoVertex = ~0u;
+size_t weld_records(std::span<uint32_t> remap, std::span<const uint32_t> indices, const void* records,
+                    size_t count, size_t stride);
 
 // Appends a copy of vertex v (every attribute the mesh has so far) and returns its index.
 inline uint32_t duplicate_vertex(TriangleMesh& mesh, uint32_t v) {
