@@ -126,12 +126,11 @@ class GeometryOptimizer {
             first_run_.clear();
         }
         if (released) {
-            model.vertices.resize(unique);
             if (options_.record_vertex_origins) result_.vertex_origins.resize(unique);
         } else {
             make_room(first + group.vertex_count, unique);
         }
-        order_vertices(unique);
+        order_vertices(unique, released);
         result_.stats.vertices_transformed += vertices_transformed(local_, unique);
         result_.stats.degenerate_triangles += degenerate_triangles(local_);
         for (uint32_t& index : local_)
@@ -250,17 +249,46 @@ class GeometryOptimizer {
             std::vector<uint32_t>().swap(scratch_); // not held through the frames
     }
 
-    // Vertices in first-use order, written to their final place in the vertex section.
-    void order_vertices(size_t vertex_count) {
+    // Vertices in first-use order, written to their final place in the vertex section. With
+    // `whole_section` (the vertex section was given back: this group is all of it), the welded
+    // records become the vertex section, ordered in place: a new array as large would be zeroed and
+    // faulted in page by page only to be overwritten (45 MB for the grid).
+    void order_vertices(size_t vertex_count, bool whole_section) {
         remap_.resize(vertex_count);
         meshopt_optimizeVertexFetchRemap(remap_.data(), local_.data(), local_.size(), vertex_count);
         meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
-        aem::Vertex* out = result_.model.vertices.data() + written_;
-        meshopt_remapVertexBuffer(out, welded_.data(), vertex_count, sizeof(aem::Vertex), remap_.data());
         if (options_.record_vertex_origins) {
             for (size_t v = 0; v < vertex_count; ++v) {
                 if (remap_[v] != kNoVertex) result_.vertex_origins[written_ + remap_[v]] = welded_origins_[v];
             }
+        }
+        welded_.resize(vertex_count);
+        const bool all_used = std::find(remap_.begin(), remap_.end(), kNoVertex) == remap_.end();
+        if (whole_section && all_used) { // the welded vertices are all used: remap_ is a permutation
+            permute_in_place(welded_, remap_);
+            result_.model.vertices = std::move(welded_);
+            return;
+        }
+        if (whole_section) result_.model.vertices.resize(vertex_count);
+        aem::Vertex* out = result_.model.vertices.data() + written_;
+        meshopt_remapVertexBuffer(out, welded_.data(), vertex_count, sizeof(aem::Vertex), remap_.data());
+    }
+
+    // Moves record v to new_index[v], one cycle of the permutation after another (new_index is
+    // used up: each entry is set to its own index once its record is placed).
+    static void permute_in_place(std::vector<aem::Vertex>& records, std::vector<uint32_t>& new_index) {
+        for (uint32_t start = 0; start < records.size(); ++start) {
+            if (new_index[start] == start) continue;
+            aem::Vertex carried = records[start];
+            uint32_t to = new_index[start];
+            new_index[start] = start;
+            while (to != start) {
+                std::swap(carried, records[to]);
+                const uint32_t next = new_index[to];
+                new_index[to] = to;
+                to = next;
+            }
+            records[start] = carried;
         }
     }
 
