@@ -52,10 +52,8 @@ void generate_tangents(TriangleMesh& mesh) {
     for (size_t v = 0; v < points.size(); ++v)
         points[v] = {mesh.positions[v], mesh.normals[v], mesh.uvs[v]};
     const MeshFrames frames = mikktspace_frames(points, mesh.triangles);
-    std::vector<TangentPair> corner_values(mesh.triangles.size());
-    for (size_t c = 0; c < frames.corner_frame.size(); ++c)
-        corner_values[c] = tangent_pair(frames.of(c), mesh.normals[mesh.triangles[c]]);
-    const std::vector<TangentPair> values = assign_corner_values<TangentPair>(mesh, corner_values, unused);
+    const std::vector<TangentPair> values = assign_corner_values<TangentPair>(
+        mesh, [&](size_t c) { return tangent_pair(frames.of(c), mesh.normals[mesh.triangles[c]]); }, unused);
     mesh.tangents.resize(mesh.vertex_count());
     mesh.bitangents.resize(mesh.vertex_count());
     for (size_t v = 0; v < mesh.vertex_count(); ++v) {

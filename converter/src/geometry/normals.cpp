@@ -114,8 +114,7 @@ void generate_normals(TriangleMesh& mesh, float crease_degrees) {
     const std::vector<uint32_t> group = group_by_position(mesh.positions);
     const GroupDirections around = group_directions(triangles_by_group(mesh, group), faces);
     const float cos_crease = std::cos(crease_degrees * std::numbers::pi_v<float> / 180.0f);
-    std::vector<Eigen::Vector3f> corner_normals(mesh.triangles.size());
-    for (size_t c = 0; c < mesh.triangles.size(); ++c) {
+    const auto corner_normal = [&](size_t c) -> Eigen::Vector3f {
         const size_t t = c / 3;
         const uint32_t g = group[mesh.triangles[c]];
         const Eigen::Vector3f& all = around.total_area[g];
@@ -125,9 +124,9 @@ void generate_normals(TriangleMesh& mesh, float crease_degrees) {
         }
         Eigen::Vector3f normal = normalized_or_zero(sum);
         if (normal.isZero()) normal = normalized_or_zero(all); // a degenerate face takes its neighbours'
-        corner_normals[c] = normal.isZero() ? Eigen::Vector3f::UnitZ() : normal;
-    }
-    mesh.normals = assign_corner_values<Eigen::Vector3f>(mesh, corner_normals, Eigen::Vector3f::UnitZ());
+        return normal.isZero() ? Eigen::Vector3f::UnitZ() : normal;
+    };
+    mesh.normals = assign_corner_values<Eigen::Vector3f>(mesh, corner_normal, Eigen::Vector3f::UnitZ());
 }
 
 namespace detail {

@@ -112,16 +112,17 @@ inline uint32_t duplicate_vertex(TriangleMesh& mesh, uint32_t v) {
 
 // Gives every corner its value through its vertex. The first corner to reach a vertex sets it; a
 // corner whose value matches none of the vertex's copies gets a new copy of the vertex. Returns
-// the value per vertex (copies included); vertices no corner uses hold `unused`.
-template <class Value>
-std::vector<Value> assign_corner_values(TriangleMesh& mesh, const std::vector<Value>& corner_values,
-                                        const Value& unused) {
+// the value per vertex (copies included); vertices no corner uses hold `unused`. value_of(c) is
+// corner c's value, asked once per corner in order, before the corner is pointed at a copy (so
+// mesh.triangles[c] is still its own vertex): values are made as they are given, never all held.
+template <class Value, class ValueOf>
+std::vector<Value> assign_corner_values(TriangleMesh& mesh, ValueOf value_of, const Value& unused) {
     std::vector<Value> values(mesh.vertex_count(), unused);
     std::vector<uint8_t> assigned(mesh.vertex_count(), 0);
     std::vector<int32_t> next_copy(mesh.vertex_count(), -1);
     for (size_t c = 0; c < mesh.triangles.size(); ++c) {
         const uint32_t v = mesh.triangles[c];
-        const Value& value = corner_values[c];
+        const Value value = value_of(c);
         if (!assigned[v]) {
             values[v] = value;
             assigned[v] = 1;
