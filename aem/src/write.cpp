@@ -1,5 +1,6 @@
 // The writer: the sections in file order, little-endian by construction, streamed through a
-// small buffer; write_file goes through a temporary name so a failure never leaves half a file.
+// small buffer (the vertex and index sections as blocks where memory holds them in file form:
+// records.hpp); write_file goes through a temporary name so a failure never leaves half a file.
 #include "layouts.hpp"
 #include "records.hpp"
 
@@ -90,8 +91,8 @@ void write_model(const Model& model, std::ostream& out) {
     if (model.layout == Layout::Edition2025) return detail::write_model_2025(model, out);
     SectionStream stream(out);
     write_header(stream, counts_of(model));
-    write_section(stream, model.vertices, write_vertex);
-    write_section(stream, model.indices, [](std::string& o, uint32_t index) { append_u32(o, index); });
+    write_vertex_section(stream, model.vertices, kVertexSize, write_vertex);
+    write_index_section(stream, model.indices);
     write_section(stream, model.textures,
                   [](std::string& o, const Texture& t) { append_name(o, t.file_name); });
     write_section(stream, model.meshes, write_mesh);

@@ -65,8 +65,8 @@ void write_track(std::string& out, const Sequence& track) {
 void write_model_2025(const Model& model, std::ostream& out) {
     SectionStream stream(out);
     write_header_2025(stream, counts_2025_of(model));
-    write_section(stream, model.vertices, write_vertex_2025);
-    write_section(stream, model.indices, [](std::string& o, uint32_t index) { append_u32(o, index); });
+    write_vertex_section(stream, model.vertices, kVertexSize2025, write_vertex_2025);
+    write_index_section(stream, model.indices);
     write_image_buffer(stream, model.image_buffer);
     write_section(stream, model.textures, write_texture_2025);
     write_section(stream, model.meshes, write_mesh);

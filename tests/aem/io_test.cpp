@@ -6,11 +6,14 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <bit>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using assbin_test::f32_at;
 using assbin_test::put_u32_at;
+using assbin_test::read_bytes;
 using assbin_test::TempDir;
 using assbin_test::u32_at;
 
@@ -321,5 +324,72 @@ BOOST_AUTO_TEST_CASE(write_file_reports_a_missing_directory) {
     } catch (const aem::Error& error) {
         BOOST_TEST(error.code() == aem::ErrorCode::Io);
         BOOST_TEST(contains(error.what(), "cannot create"));
+    }
+}
+
+// Big vertex and index sections go out as blocks of memory where the host's memory holds them in file
+// form (records.hpp): every field of every record must still sit where the format page puts it, in
+// both layouts, through to_bytes and write_file alike, across the writer's 1 MiB pieces.
+BOOST_AUTO_TEST_CASE(large_sections_hold_every_field_where_the_page_puts_it) {
+    constexpr uint32_t kVertices = 13000; // 1.2 MB of records: two pieces and a part
+    const auto fields_of = [](const aem::Vertex& v, bool with_extra_bone) {
+        std::vector<uint32_t> bits;
+        for (const auto* part : {&v.position, &v.normal, &v.tangent, &v.bitangent})
+            for (int i = 0; i < 3; ++i)
+                bits.push_back(std::bit_cast<uint32_t>((*part)[i]));
+        for (int i = 0; i < 2; ++i)
+            bits.push_back(std::bit_cast<uint32_t>(v.uv[i]));
+        for (const int32_t index : v.bone_indices)
+            bits.push_back(static_cast<uint32_t>(index));
+        for (const float weight : v.bone_weights)
+            bits.push_back(std::bit_cast<uint32_t>(weight));
+        if (with_extra_bone) bits.push_back(static_cast<uint32_t>(v.extra_bone));
+        return bits;
+    };
+    for (const aem::Layout layout : {aem::Layout::Edition2024, aem::Layout::Edition2025}) {
+        const bool edition_2024 = layout == aem::Layout::Edition2024;
+        aem::Model model;
+        model.layout = layout;
+        for (uint32_t v = 0; v < kVertices; ++v) {
+            aem::Vertex vertex;
+            const float f = static_cast<float>(v);
+            vertex.position = {f, f + 0.25f, -f};
+            vertex.normal = {-0.0f, 1.0f / (f + 1), 0.5f};
+            vertex.tangent = {f * 3, 0.0f, -1.0f};
+            vertex.bitangent = {std::bit_cast<float>(0x7FC00000u | v), 2.0f, f / 7}; // NaNs with payloads
+            vertex.uv = {f / kVertices, 1 - f / kVertices};
+            vertex.bone_indices = {static_cast<int32_t>(v % 9), -1, static_cast<int32_t>(v % 3), -1};
+            vertex.bone_weights = {0.5f, 0.0f, 0.5f, 0.0f};
+            vertex.extra_bone = edition_2024 ? static_cast<int32_t>(v % 5) - 1 : aem::kNone;
+            model.vertices.push_back(vertex);
+        }
+        for (uint32_t i = 0; i < 3 * kVertices; ++i)
+            model.indices.push_back((i * 7919u) % kVertices);
+        model.meshes = {{0, 3 * kVertices, 0}};
+        model.materials.resize(1);
+
+        const std::vector<std::byte> bytes = aem::to_bytes(model);
+        const TempDir dir;
+        aem::write_file(model, dir / "large.aem");
+        BOOST_TEST((read_bytes(dir / "large.aem") == bytes));
+
+        const size_t header = edition_2024 ? 40 : 52;
+        const size_t record = edition_2024 ? 92 : 88;
+        BOOST_TEST(u32_at(bytes, 4) == kVertices); // the vertex count, in both layouts
+        size_t wrong_fields = 0;
+        for (uint32_t v = 0; v < kVertices; ++v) {
+            const std::vector<uint32_t> expected = fields_of(model.vertices[v], edition_2024);
+            for (size_t k = 0; k < expected.size(); ++k)
+                wrong_fields += u32_at(bytes, header + record * v + 4 * k) != expected[k];
+        }
+        BOOST_TEST(wrong_fields == 0u);
+        const size_t indices_at = header + record * kVertices;
+        size_t wrong_indices = 0;
+        for (uint32_t i = 0; i < 3 * kVertices; ++i)
+            wrong_indices += u32_at(bytes, indices_at + 4 * i) != model.indices[i];
+        BOOST_TEST(wrong_indices == 0u);
+        const aem::Model read = aem::read_model(bytes);
+        BOOST_TEST(read.indices == model.indices);
+        BOOST_TEST((read.meshes == model.meshes));
     }
 }
