@@ -72,7 +72,7 @@ Model read_model_2025(std::span<const std::byte> bytes) {
     model.indices = read_section(in, counts.indices, [](ByteCursor& c) { return c.u32(); });
     const std::span<const std::byte> texels = in.bytes(static_cast<size_t>(counts.image_bytes));
     model.image_buffer.resize(texels.size());
-    std::memcpy(model.image_buffer.data(), texels.data(), texels.size());
+    if (!texels.empty()) std::memcpy(model.image_buffer.data(), texels.data(), texels.size()); // never null
     model.textures = read_section(in, counts.textures, read_texture_2025);
     model.meshes = read_section(in, counts.meshes, read_mesh);
     model.materials = read_section(in, counts.materials, read_material_2025);
