@@ -275,18 +275,36 @@ class GeometryOptimizer {
     }
 
     // Moves record v to new_index[v], one cycle of the permutation after another (new_index is
-    // used up: each entry is set to its own index once its record is placed).
+    // used up: each entry is set to its own index once its record is placed). Each step of a cycle
+    // lands on a record far from the last one, a cache miss; the records kAhead steps further along
+    // the cycle are fetched meanwhile (the grid: most of this pass's time was those misses).
     static void permute_in_place(std::vector<aem::Vertex>& records, std::vector<uint32_t>& new_index) {
+        constexpr int kAhead = 8;
+        const auto fetch = [&](uint32_t v) {
+            const char* record = reinterpret_cast<const char*>(&records[v]);
+            __builtin_prefetch(record, 1);
+            __builtin_prefetch(record + 64, 1); // a record spans two or three lines
+            __builtin_prefetch(record + sizeof(aem::Vertex) - 1, 1);
+        };
         for (uint32_t start = 0; start < records.size(); ++start) {
             if (new_index[start] == start) continue;
             aem::Vertex carried = records[start];
             uint32_t to = new_index[start];
             new_index[start] = start;
+            uint32_t ahead = to; // kAhead steps along the cycle from `to`, or back at `start`
+            for (int k = 0; k < kAhead && ahead != start; ++k) {
+                ahead = new_index[ahead];
+                fetch(ahead);
+            }
             while (to != start) {
                 std::swap(carried, records[to]);
                 const uint32_t next = new_index[to];
                 new_index[to] = to;
                 to = next;
+                if (ahead != start) {
+                    ahead = new_index[ahead];
+                    fetch(ahead);
+                }
             }
             records[start] = carried;
         }
