@@ -173,8 +173,8 @@ inline void write_section(SectionStream& stream, const std::vector<Record>& reco
 
 // Whether a Vertex's bytes in memory are, on this host, the bytes of its record in the file: a
 // little-endian host, the fields in file order without padding (the 2024 record is all 92 bytes,
-// the 2025 one the first 88). Then the big sections go out as blocks instead of field by field,
-// which was most of the time a large model took to write (45 MB of vertices).
+// the 2025 one the first 88). Then the big sections go out as blocks instead of field by field
+// (23 four-byte appends per vertex; the grid's 45 MB of vertices went out in 868 writes, now 57).
 inline constexpr bool kVertexAsInFile =
     std::endian::native == std::endian::little && sizeof(Vertex) == 92 && offsetof(Vertex, position) == 0 &&
     offsetof(Vertex, normal) == 12 && offsetof(Vertex, tangent) == 24 && offsetof(Vertex, bitangent) == 36 &&
