@@ -4,6 +4,8 @@
 // converter allocates is over-aligned.
 #include "heap_meter.hpp"
 
+#include "replace_global_new.hpp"
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -54,33 +56,4 @@ size_t heap_meter_peak() {
 
 } // namespace assbin_test
 
-void* operator new(size_t size) {
-    return allocate_or_throw(size);
-}
-void* operator new[](size_t size) {
-    return allocate_or_throw(size);
-}
-void* operator new(size_t size, const std::nothrow_t&) noexcept {
-    return allocate(size);
-}
-void* operator new[](size_t size, const std::nothrow_t&) noexcept {
-    return allocate(size);
-}
-void operator delete(void* pointer) noexcept {
-    release(pointer);
-}
-void operator delete[](void* pointer) noexcept {
-    release(pointer);
-}
-void operator delete(void* pointer, size_t) noexcept {
-    release(pointer);
-}
-void operator delete[](void* pointer, size_t) noexcept {
-    release(pointer);
-}
-void operator delete(void* pointer, const std::nothrow_t&) noexcept {
-    release(pointer);
-}
-void operator delete[](void* pointer, const std::nothrow_t&) noexcept {
-    release(pointer);
-}
+ASSBIN_REPLACE_GLOBAL_NEW(allocate_or_throw, allocate, release)
