@@ -47,7 +47,7 @@ before_each_run() {
 peak_and_faulted_mb() {
     before_each_run
     /usr/bin/time -f "%M %R" "$@" 2>&1 >/dev/null | tail -1 |
-        awk -v page="$(getconf PAGESIZE)" '{ printf "%.0f %.0f", $1 / 1024, $2 * page / 1048576 }'
+        awk -v page="$(getconf PAGESIZE)" '{ printf "%.0f %.0f\n", $1 / 1024, $2 * page / 1048576 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v value="$1" -v op="$2" -v target="$3" \
