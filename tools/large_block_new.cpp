@@ -6,11 +6,10 @@
 // Why malloc first: convert sets malloc's mmap threshold to 4 MiB, yet malloc still hands out large
 // blocks from free memory in its arenas (freed smaller blocks, merged). Taking every large block
 // from the pool left that memory idle while the pool faulted in new pages: the 64 stacked grids'
-// peak rose from 124 to 152 MB. Asking malloc first when its arenas could hold the block keeps
-// every peak where it was (the grid 155 MB, the stack 125 MB, the 3M-triangle disc 790 MB) while
+// peak rose from 122 to 148 MiB. Asking malloc first when its arenas could hold the block keeps
+// every peak where it was (the grid 151 MiB, the stack 122 MiB, the 3M-triangle disc 772 MiB) while
 // the grid faults in 80k pages instead of 97k and the 3M disc 434k instead of 656k (each fresh page
-// costs 3.5-3.8 us of kernel time here, and on two threads a page given back stalls the other
-// thread's faults).
+// cost 3.5-3.8 us of kernel time, and up to twice that, on the VM this was measured on).
 //
 // Only the `assbin` program replaces the operators; the libraries allocate as their host does.
 // Sanitizer builds keep the sanitizers' own operators, which must see every block.

@@ -2,8 +2,8 @@
 //
 // A conversion allocates its big arrays stage after stage (per vertex, per corner, per triangle) and
 // frees them as the next stage begins. Given back to the kernel, every new array is faulted in and
-// zeroed page by page: the 977k-triangle grid touched 390 MB of fresh pages for a 151 MB peak, the
-// 3M-triangle disc 2.6 GB for 790 MB, a third of its time. Kept instead, they would raise the peak
+// zeroed page by page: the 977k-triangle grid touched 380 MiB of fresh pages for a 151 MiB peak, the
+// 3M-triangle disc 2.5 GiB for 772 MiB, a third of its time. Kept instead, they would raise the peak
 // (a general allocator that keeps freed memory: +20-50%). This pool keeps freed blocks only while the
 // memory the program holds (its blocks in use, the pool's kept ones and malloc's) stays a little
 // under the most it ever had in use at once: the peak is unchanged, and the next stage's arrays land
