@@ -46,6 +46,15 @@ constexpr int kMmapThreshold = 4 << 20; // see run_convert
 // interrupt can remove (converter::remove_pending_outputs tracks 256 at once).
 constexpr size_t kBatchFiles = 64;
 constexpr uint64_t kBatchBytes = uint64_t{64} << 20;
+// A writer is woken once this many files, or bytes, wait (or a converter needs room, or the last one
+// ends), not for every file: each wake is a switch to another thread (an interrupt between a VM's
+// cores), and each batch two flushes of the file system; a run of small files makes few of both.
+// Files that wait longer than kWakeAfter are written anyway, so slow conversions are reported as
+// they complete. Small bounds, because the models waiting hold memory: on the 163-file corpus set,
+// 8 MiB made the one-job run fault in 3,800 more pages than waking for every file, 1 MiB 1,000.
+constexpr size_t kWakeFiles = 16;
+constexpr uint64_t kWakeBytes = uint64_t{1} << 20;
+constexpr std::chrono::milliseconds kWakeAfter{50};
 
 // The bytes a converted job writes: its model and its texture files (a model AEM cannot express,
 // which writing will report, counts as a batch of its own).
@@ -152,7 +161,9 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
             }
             std::sort(found.begin(), found.end());
             for (const fs::path& file : found) {
-                const fs::path below = fs::relative(file.parent_path(), input);
+                // The iterator's paths begin with `input`: the folder below it is a lexical matter
+                // (fs::relative would resolve both paths on disk, a dozen system calls per file).
+                const fs::path below = file.parent_path().lexically_relative(input);
                 const fs::path folder = out_dir ? (*out_dir / below).lexically_normal() : file.parent_path();
                 jobs.push_back({file, folder / aem_name(file), {}});
             }
@@ -235,14 +246,19 @@ void fail_write(Outcome& outcome, const std::string& why) {
 }
 
 // Writes a converted job's files to temporaries in `batch` (atomically and durably once the batch
-// is committed); false when that failed (the outcome says why).
-bool add_to_batch(const Job& job, PendingWrite& write, converter::OutputBatch& batch, Outcome& outcome) {
+// is committed), and records the output when asked to: before it is in place, so that a batch
+// killed between its renames and its records leaves no output in place unrecorded (the record
+// names the output's content, which the output only has once renamed). False when writing failed
+// (the outcome says why).
+bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, converter::OutputBatch& batch,
+                  Outcome& outcome) {
     try {
         if (job.output.has_parent_path()) {
             std::error_code ignored; // a racing job may create it first; writing reports real failures
             fs::create_directories(job.output.parent_path(), ignored);
         }
-        batch.add(write.result, job.output);
+        const fs::path written = batch.add(write.result, job.output);
+        if (skip_existing) record_output(job.output, written, write.source_key, write.settings_key);
         return true;
     } catch (const std::exception& error) {
         fail_write(outcome, error.what());
@@ -250,17 +266,11 @@ bool add_to_batch(const Job& job, PendingWrite& write, converter::OutputBatch& b
     }
 }
 
-// A job whose files the batch put in place: its record, and what it reports.
-void finish_written_job(const Job& job, PendingWrite& write, bool skip_existing, Outcome& outcome) {
-    try {
-        if (skip_existing) record_output(job.output, write.source_key, write.settings_key);
-        outcome.ok = true;
-        outcome.stats = write.result.stats;
-        outcome.warnings = std::move(write.result.warnings);
-    } catch (const std::exception& error) {
-        outcome.error = error.what();
-        outcome.exit_code = kExitCannotRun;
-    }
+// A job whose files the batch put in place: what it reports.
+void finish_written_job(PendingWrite& write, Outcome& outcome) {
+    outcome.ok = true;
+    outcome.stats = write.result.stats;
+    outcome.warnings = std::move(write.result.warnings);
 }
 
 struct Totals {
@@ -342,9 +352,10 @@ std::vector<size_t> largest_first(const std::vector<Job>& jobs) {
 // waits for the disk (every output is flushed before it is renamed into place) overlap the next
 // files' conversions. A writer takes every converted file waiting and makes them durable together
 // (converter::OutputBatch: two flushes per batch, not two per file), so a run of small files does
-// not queue behind the disk one at a time. Waiting are at most `workers` converted files, or more
-// while they are small (kBatchFiles, kBatchBytes). Reports the jobs in input order as they
-// complete (they start largest first).
+// not queue behind the disk one at a time; it is woken when enough wait (kWakeFiles, kWakeBytes,
+// kWakeAfter). Waiting are at most `workers` converted files, or more while they are small
+// (kBatchFiles, kBatchBytes). Reports the jobs in input order as they complete (they start largest
+// first).
 class JobRunner {
   public:
     JobRunner(const std::vector<Job>& jobs, const Settings& settings)
@@ -372,7 +383,7 @@ class JobRunner {
         bar.draw(0, 0);
         for (size_t j = 0; j < jobs_.size(); ++j) {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return outcomes_[j].has_value(); });
+            outcome_ready_.wait(lock, [&] { return outcomes_[j].has_value(); });
             const Outcome outcome = std::move(*outcomes_[j]);
             outcomes_[j].reset();
             lock.unlock();
@@ -401,6 +412,12 @@ class JobRunner {
                (waiting_files_ + files <= kBatchFiles && waiting_bytes_ + bytes <= kBatchBytes);
     }
 
+    // Whether the files waiting are enough to write (see kWakeFiles), or must be written now.
+    bool batch_due() const {
+        return !to_write_.empty() && (waiting_files_ >= kWakeFiles || waiting_bytes_ >= kWakeBytes ||
+                                      converters_waiting_ > 0 || converting_ == 0);
+    }
+
     void convert_jobs() {
         for (size_t n = next_++; n < jobs_.size(); n = next_++) {
             const size_t j = order_[n];
@@ -412,25 +429,47 @@ class JobRunner {
             const size_t files = write ? 1 + write->result.textures.size() : 0;
             std::unique_lock lock(mutex_);
             if (write) {
-                changed_.wait(lock, [&] { return room_for(bytes, files); });
+                if (!room_for(bytes, files)) {
+                    ++converters_waiting_; // makes the batch due: a writer must make room
+                    batch_ready_.notify_one();
+                    room_.wait(lock, [&] { return room_for(bytes, files); });
+                    --converters_waiting_;
+                }
+                if (to_write_.empty()) first_waiting_since_ = std::chrono::steady_clock::now();
                 to_write_.push_back({j, std::move(outcome), std::move(*write), bytes, files});
                 waiting_bytes_ += bytes;
                 waiting_files_ += files;
+                if (batch_due()) batch_ready_.notify_one();
             } else {
                 outcomes_[j] = std::move(outcome);
+                outcome_ready_.notify_one();
             }
-            changed_.notify_all();
         }
         const std::lock_guard lock(mutex_);
         --converting_;
-        changed_.notify_all();
+        if (converting_ == 0) batch_ready_.notify_all(); // the rest is due, and the writers may end
+    }
+
+    // Waits until the files waiting are due, or have waited kWakeAfter; false when no file is left
+    // to write.
+    bool wait_for_batch(std::unique_lock<std::mutex>& lock) {
+        for (;;) {
+            if (batch_due()) return true;
+            if (to_write_.empty()) {
+                if (converting_ == 0) return false;
+                batch_ready_.wait(lock);
+                continue;
+            }
+            const auto deadline = first_waiting_since_ + kWakeAfter;
+            if (std::chrono::steady_clock::now() >= deadline) return true;
+            batch_ready_.wait_until(lock, deadline);
+        }
     }
 
     void write_jobs() {
         for (;;) {
             std::unique_lock lock(mutex_);
-            changed_.wait(lock, [&] { return !to_write_.empty() || converting_ == 0; });
-            if (to_write_.empty()) return;
+            if (!wait_for_batch(lock)) return;
             std::vector<Converted> batch;
             while (!to_write_.empty()) {
                 batch.push_back(std::move(to_write_.front()));
@@ -438,13 +477,13 @@ class JobRunner {
             }
             waiting_bytes_ = 0;
             waiting_files_ = 0;
-            changed_.notify_all(); // room for converters waiting to hand over
+            if (converters_waiting_ > 0) room_.notify_all();
             lock.unlock();
             write_batch(batch);
             lock.lock();
             for (Converted& converted : batch)
                 outcomes_[converted.job] = std::move(converted.outcome);
-            changed_.notify_all();
+            outcome_ready_.notify_one();
         }
     }
 
@@ -453,15 +492,15 @@ class JobRunner {
         converter::OutputBatch output;
         std::vector<Converted*> added;
         for (Converted& converted : batch) {
-            if (add_to_batch(jobs_[converted.job], converted.write, output, converted.outcome))
+            if (add_to_batch(jobs_[converted.job], converted.write, settings_.skip_existing, output,
+                             converted.outcome))
                 added.push_back(&converted);
         }
         const std::vector<std::string> errors = output.commit();
         for (size_t k = 0; k < added.size(); ++k) {
             Converted& converted = *added[k];
             if (errors[k].empty()) {
-                finish_written_job(jobs_[converted.job], converted.write, settings_.skip_existing,
-                                   converted.outcome);
+                finish_written_job(converted.write, converted.outcome);
             } else {
                 fail_write(converted.outcome, errors[k]);
             }
@@ -479,11 +518,15 @@ class JobRunner {
     std::vector<size_t> order_; // the jobs in the order they are started: largest input first
     std::atomic<size_t> next_{0};
     std::mutex mutex_;
-    std::condition_variable changed_; // an outcome, a file to write, room to hand one over, or the end
+    std::condition_variable outcome_ready_; // the reporter's: an outcome
+    std::condition_variable batch_ready_;   // the writers': a batch due (batch_due), or the end
+    std::condition_variable room_;          // the converters': room to hand a converted job over
     std::deque<Converted> to_write_;
     uint64_t waiting_bytes_ = 0; // of the jobs in to_write_
     size_t waiting_files_ = 0;
-    size_t converting_ = 0; // converter threads still running
+    size_t converting_ = 0;                                     // converter threads still running
+    size_t converters_waiting_ = 0;                             // for room to hand a converted job over
+    std::chrono::steady_clock::time_point first_waiting_since_; // of the jobs in to_write_
 };
 
 Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {

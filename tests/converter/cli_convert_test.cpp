@@ -113,6 +113,33 @@ BOOST_AUTO_TEST_CASE(parallel_and_serial_runs_write_the_same_files) {
     BOOST_TEST(files > 10u);
 }
 
+// More files than a writer is woken for (16) and than may wait to be written (64): every one is
+// written, reported once, and put in place, with one converter or two.
+BOOST_AUTO_TEST_CASE(a_batch_of_many_small_files_is_written_in_full) {
+    TempDir temp;
+    constexpr int kFiles = 150;
+    for (int f = 0; f < kFiles; ++f)
+        copy_fixture("SMD__triangle.smd.assbin", temp.path() / "in" / (std::to_string(f) + ".assbin"));
+    for (const char* jobs : {"1", "2"}) {
+        const fs::path out = temp.path() / "out" / jobs;
+        const auto result =
+            run_cli({"convert", (temp.path() / "in").string(), "--out-dir", out.string(), "--jobs", jobs});
+        BOOST_TEST(result.exit_code == 0);
+        BOOST_TEST(contains(result.out, "total: 150 converted"), result.out);
+        int lines = 0;
+        for (size_t at = result.out.find(".aem"); at != std::string::npos;
+             at = result.out.find(".aem", at + 1))
+            ++lines;
+        BOOST_TEST(lines == kFiles);
+        int written = 0;
+        for (const auto& entry : fs::directory_iterator(out)) {
+            BOOST_TEST(entry.path().extension() == ".aem", entry.path()); // no temporary left
+            ++written;
+        }
+        BOOST_TEST(written == kFiles);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(embedded_textures_are_written_beside_the_model) {
     TempDir temp;
     const std::string input =

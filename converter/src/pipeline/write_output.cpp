@@ -193,10 +193,12 @@ struct OutputBatch::Output {
 OutputBatch::OutputBatch() = default;
 OutputBatch::~OutputBatch() = default;
 
-void OutputBatch::add(const ConvertResult& result, const fs::path& aem_path) {
+fs::path OutputBatch::add(const ConvertResult& result, const fs::path& aem_path) {
     auto output = std::make_unique<Output>();
-    write_temporaries(result, aem_path, output->files, false); // on a throw, `output` removes them
+    write_temporaries(result, aem_path, output->files, false);  // on a throw, `output` removes them
+    fs::path model = output->files.files().back()->temporary(); // the model is written last
     outputs_.push_back(std::move(output));
+    return model;
 }
 
 std::vector<std::string> OutputBatch::commit() {

@@ -171,7 +171,8 @@ class OutputBatch {
     OutputBatch& operator=(const OutputBatch&) = delete;
 
     // Writes the output's files to temporaries. Throws as write_output (nothing of it is kept).
-    void add(const ConvertResult& result, const std::filesystem::path& aem_path);
+    // Returns the model's temporary, which holds the bytes commit() puts at aem_path.
+    std::filesystem::path add(const ConvertResult& result, const std::filesystem::path& aem_path);
     // Publishes every output added since the last commit. Returns, per output in the order added,
     // an empty string or why it could not be written (its files are then removed).
     std::vector<std::string> commit();
