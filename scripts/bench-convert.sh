@@ -5,8 +5,8 @@
 # here, never into the product), timed side by side in one run, with `cat` of the same bytes as the
 # floor. Inputs:
 #   - the game-ready set: every full dump of at least 20 KiB with faces in the corpus's
-#     assimp-5.2.5/ (MANIFEST.tsv: 163 files), in one process, --jobs 1 and --jobs 2 (skipped, loudly,
-#     without a corpus);
+#     assimp-5.2.5/ (MANIFEST.tsv: 163 files), in one process, --jobs 1 and --jobs 2, and the memory a
+#     --jobs 1 run faults in against its peak (skipped, loudly, without a corpus);
 #   - generated (assbin_make_shapes): the 31 MB grid (one big mesh: 1 vs 2 threads, peak memory
 #     against the AEM written, memory faulted in against the peak), discs of 30k/300k/3M triangles
 #     around one vertex and 64 grids stacked at one spot (time per triangle must stay flat; the 3M
@@ -85,6 +85,10 @@ if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
     row "the same, --jobs 2 (vs --jobs 1)" "$two ms" "$one ms" "$(ratio "$one" "$two")x" \
         ">= 1.8x: $(verdict "$(ratio "$one" "$two")" ">=" 1.8)"
     row "the same, cat of the dumps" "$cat_ms ms" "" "" ""
+    read -r set_peak set_faulted < <(peak_and_faulted_mb "$assbin" convert "$set_dir" --out-dir "$work/out" \
+        --jobs 1 --quiet)
+    row "the same, --jobs 1, memory faulted in (vs the peak)" "$set_faulted MB" "$set_peak MB" \
+        "$(ratio "$set_faulted" "$set_peak")x" ""
 else
     echo "SKIPPED: no corpus at $corpus (set --corpus or ASSBIN_CORPUS_DIR): the 163-file rows are missing"
 fi

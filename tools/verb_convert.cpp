@@ -39,7 +39,8 @@ namespace assbin::cli {
 
 namespace {
 
-constexpr int kMmapThreshold = 4 << 20; // see run_convert
+constexpr int kMmapThreshold = 4 << 20;       // see run_convert
+constexpr int kBatchTrimThreshold = 16 << 20; // see run_convert
 // Converted jobs may wait to be written together while their files (models and textures) number at
 // most kBatchFiles and add up to no more than kBatchBytes (beyond one job per converter thread,
 // which may wait whatever its size). The file bound keeps a batch's temporaries well inside what an
@@ -679,6 +680,12 @@ int run_convert(const std::vector<std::string>& args) {
                     "converted)");
         return kExitUnreadable;
     }
+    // Between the files of a batch, glibc gives the free memory at the top of its heap back to the
+    // kernel once it passes 128 KiB, and the next file faults it in again, page by page. Keeping up
+    // to 16 MiB of it (blocks of 4 MiB and more still go back when freed: kMmapThreshold) took the
+    // 163-file corpus set from 20,200 to 11,600 faults with one job (18,400 with two, from 24,800),
+    // for a peak 4 MiB higher; one file has no next file to reuse it, and keeps the default.
+    if (jobs.size() > 1) mallopt(M_TRIM_THRESHOLD, kBatchTrimThreshold);
     if (out_file && jobs.size() != 1) {
         return usage_error("-o names one output, but the inputs hold " + with_thousands(jobs.size()) +
                                " dumps; use --out-dir",
