@@ -75,20 +75,19 @@ bool output_is_up_to_date(const fs::path& output, const std::string& source_key,
 }
 
 void record_output(const fs::path& output, const fs::path& written, const std::string& source_key,
-                   const std::string& options) {
-    std::string line;
+                   const std::string& options) noexcept {
     try {
-        line = std::string(kRecordVersion) + " " + source_key + " " + options + " " +
-               content_key(assbin_common::read_regular_file(written)) + " " + output.filename().string() +
-               "\n";
-    } catch (const assbin_common::ReadFailure&) {
-        return;
+        const std::string line = std::string(kRecordVersion) + " " + source_key + " " + options + " " +
+                                 content_key(assbin_common::read_regular_file(written)) + " " +
+                                 output.filename().string() + "\n";
+        const int fd = ::open(record_path(output).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+        if (fd < 0) return;
+        [[maybe_unused]] const ssize_t appended =
+            ::write(fd, line.data(), line.size()); // one append: whole or not at all
+        ::close(fd);
+    } catch (const std::exception&) {
+        // unreadable, or no memory for the line: the output is converted again next time
     }
-    const int fd = ::open(record_path(output).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-    if (fd < 0) return;
-    [[maybe_unused]] const ssize_t appended =
-        ::write(fd, line.data(), line.size()); // one append: whole or not at all
-    ::close(fd);
 }
 
 namespace {

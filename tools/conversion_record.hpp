@@ -31,9 +31,9 @@ bool output_is_up_to_date(const std::filesystem::path& output, const std::string
 // Appends the record of `output`, whose bytes are those of `written` (the output itself, or the
 // temporary about to be renamed to it: the record names the output's content, so one written before
 // the rename only ever matches the output once it is in place). One write of one line; a failure to
-// record only means the output will be converted again.
+// record only means the output will be converted again, so nothing is thrown.
 void record_output(const std::filesystem::path& output, const std::filesystem::path& written,
-                   const std::string& source_key, const std::string& options_key);
+                   const std::string& source_key, const std::string& options_key) noexcept;
 
 // Removes the temporaries (".NAME.tmp-PID-N", common/atomic_file.hpp) that a process no longer
 // running left in `folder` (a batch killed with SIGKILL cannot remove its own); returns how many.

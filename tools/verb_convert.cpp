@@ -253,18 +253,20 @@ void fail_write(Outcome& outcome, const std::string& why) {
 // (the outcome says why).
 bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, converter::OutputBatch& batch,
                   Outcome& outcome) {
+    fs::path written;
     try {
         if (job.output.has_parent_path()) {
             std::error_code ignored; // a racing job may create it first; writing reports real failures
             fs::create_directories(job.output.parent_path(), ignored);
         }
-        const fs::path written = batch.add(write.result, job.output);
-        if (skip_existing) record_output(job.output, written, write.source_key, write.settings_key);
-        return true;
+        written = batch.add(write.result, job.output);
     } catch (const std::exception& error) {
         fail_write(outcome, error.what());
         return false;
     }
+    // Once added, the output is the batch's to commit (its errors are matched to the outputs added).
+    if (skip_existing) record_output(job.output, written, write.source_key, write.settings_key);
+    return true;
 }
 
 // A job whose files the batch put in place: what it reports.
