@@ -124,6 +124,12 @@ struct ReorderableFrames {
     std::vector<uint8_t> degenerate;
 };
 
+// The reference's projection of each of `directions` onto the plane of the unit `normal` (the
+// direction less its part along the normal, normalised unless every component is within FLT_MIN of
+// zero), in place: what every group does to its faces' tangent directions and edges. Four at a time
+// with SSE2 where the target has it, bit for bit the scalar arithmetic either way.
+void project_onto_plane(std::span<std::array<float, 3>> directions, const std::array<float, 3>& normal);
+
 // mikktspace_frames for the triangles of the run that filled `kept` (which must be usable) in a new
 // order: the triangle at position k is the run's triangle from[k].
 MeshFrames reordered_frames(const ReorderableFrames& kept, std::span<const uint32_t> from);
