@@ -387,32 +387,37 @@ void build_groups(Work& work) {
 
 // The angle-weighted sum of the projected face tangents of `faces` (sorted by triangle number, the
 // order the reference adds them in) at the vertex of identity `id` (the reference's EvalTspace);
-// `os[k]` is face k's tangent direction projected at `n`. `edges` is scratch: the faces' two edges
-// from the vertex, projected in one pass (project_all).
+// `os[k]` is face k's tangent direction projected at `n`. `edges` is scratch: the two edges from the
+// vertex of up to kEdgeBlock faces at a time, projected in one pass (project_all); a block, not the
+// whole group, so that a fan of millions of faces holds no more than before.
 // With `kept`, each face's term is kept at the face's corner.
+constexpr size_t kEdgeBlock = 256;
 Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, std::span<const Vec3> os, uint32_t id,
                    Vec3 n, std::vector<Vec3>& edges, ReorderableFrames* kept = nullptr) {
-    edges.resize(2 * faces.size());
-    for (size_t k = 0; k < faces.size(); ++k) {
-        const uint32_t f = faces[k];
-        if (work.triangles[f].any()) continue; // adds no term (below): its entries stay unread
-        const uint32_t i = work.corner_of(f, id);
-        const Vec3 p0 = work.position(3 * f + (i + 2) % 3), p1 = work.position(3 * f + i),
-                   p2 = work.position(3 * f + (i + 1) % 3);
-        edges[2 * k] = sub(p0, p1);
-        edges[2 * k + 1] = sub(p2, p1);
-    }
-    project_all(edges, n);
     Vec3 sum{0, 0, 0};
-    for (size_t k = 0; k < faces.size(); ++k) {
-        const uint32_t f = faces[k];
-        if (work.triangles[f].any()) continue;
-        const Vec3 v1 = edges[2 * k], v2 = edges[2 * k + 1];
-        const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
-        const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
-        const Vec3 term = scale(angle, os[k]);
-        sum = add(sum, term);
-        if (kept) kept->term[3 * f + work.corner_of(f, id)] = {term.x, term.y, term.z};
+    for (size_t begin = 0; begin < faces.size(); begin += kEdgeBlock) {
+        const size_t end = std::min(faces.size(), begin + kEdgeBlock);
+        edges.resize(2 * (end - begin));
+        for (size_t k = begin; k < end; ++k) {
+            const uint32_t f = faces[k];
+            if (work.triangles[f].any()) continue; // adds no term (below): its entries stay unread
+            const uint32_t i = work.corner_of(f, id);
+            const Vec3 p0 = work.position(3 * f + (i + 2) % 3), p1 = work.position(3 * f + i),
+                       p2 = work.position(3 * f + (i + 1) % 3);
+            edges[2 * (k - begin)] = sub(p0, p1);
+            edges[2 * (k - begin) + 1] = sub(p2, p1);
+        }
+        project_all(edges, n);
+        for (size_t k = begin; k < end; ++k) {
+            const uint32_t f = faces[k];
+            if (work.triangles[f].any()) continue;
+            const Vec3 v1 = edges[2 * (k - begin)], v2 = edges[2 * (k - begin) + 1];
+            const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
+            const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
+            const Vec3 term = scale(angle, os[k]);
+            sum = add(sum, term);
+            if (kept) kept->term[3 * f + work.corner_of(f, id)] = {term.x, term.y, term.z};
+        }
     }
     return normalized_if_not_zero(sum);
 }
