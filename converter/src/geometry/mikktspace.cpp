@@ -63,10 +63,11 @@ inline Vec3 projected(Vec3 v, Vec3 n) {
 }
 
 // `projected` applied to each of `v`, in place. Four at a time where the target has SSE2, with the
-// scalar function's IEEE operations in its order (SSE's multiply, add, square root and division
-// round exactly as the scalar instructions do, and ISO C++ builds fuse nothing), so each result is
-// the scalar one bit for bit. Why: these normalisations, a square root and a division each, four per
-// group member, were most of the frames' time (the 977k-triangle grid: 0.5 s of 1.6 s).
+// scalar function's operations in its order: SSE's multiply, add, square root and division round
+// exactly as the scalar instructions do, and no multiply-add is fused (x86-64's baseline has no FMA,
+// and GCC's ISO mode does not contract), so each result is the scalar one bit for bit. Why: these
+// normalisations, a square root and a division each, four per group member, were about a third of
+// the 977k-triangle grid's conversion, and the part that slowed most when the VM's host was busy.
 void project_all(std::span<Vec3> v, Vec3 n) {
     size_t k = 0;
 #if defined(__SSE2__)
