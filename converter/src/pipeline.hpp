@@ -268,12 +268,14 @@ std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::ve
 // MikkTSpace's per-triangle steps and group frames run on up to `threads` threads (same result).
 // With `keep`, what a reordering of the same triangles needs is kept there (see KeptTangentRun);
 // with `previous`, a run kept on these triangles in another order is used instead of a new one
-// where it can be (the result is the same either way).
+// where it can be (the result is the same either way). `identities`, when given, is
+// point_identities of `vertices` (mikktspace.hpp), made ahead; used where every triangle is wanted.
 struct KeptTangentRun;
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
                                            std::span<const uint8_t> wanted, bool positive_zeros,
                                            unsigned threads = 1, KeptTangentRun* keep = nullptr,
-                                           const KeptTangentRun* previous = nullptr);
+                                           const KeptTangentRun* previous = nullptr,
+                                           const std::vector<uint32_t>* identities = nullptr);
 
 // MikkTSpace's run on an output mesh, kept so that the same triangles reordered (with the copies of
 // the vertices the run split, numbered as the run left them) get their frames by summing its terms

@@ -14,7 +14,12 @@
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <thread>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -106,22 +111,29 @@ inline bool same(Vec3 a, Vec3 b) {
     return a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
-enum TriangleFlag : uint8_t {
+// What init_triangles finds, fixed from then on.
+enum TriangleKind : uint8_t {
     kDegenerate = 1,   // two corners share a position: no derivatives, no neighbours
-    kGroupWithAny = 4, // UVs without area: takes the orientation of the first group to reach it
-    kPreserving = 8,   // UV orientation agrees with the winding
-    kGrouped = 16,     // kGrouped << i: corner i belongs to a group (3 bits)
+    kGroupWithAny = 2, // UVs without area: takes the orientation of the first group to reach it
+};
+// What build_groups may change. A byte apart from the kind: the frames of the groups already built
+// are computed while later groups are built (build_groups_and_frames), reading the kind of
+// triangles whose state the grouping writes.
+enum TriangleState : uint8_t {
+    kPreserving = 1, // UV orientation agrees with the winding
+    kGrouped = 2,    // kGrouped << i: corner i belongs to a group (3 bits)
 };
 
 struct Triangle {
     Vec3 os{0, 0, 0}; // unit tangent and bitangent directions, signed by the UV orientation
     Vec3 ot{0, 0, 0};
-    uint8_t flags = 0;
+    uint8_t kind = 0;
+    uint8_t state = 0;
 
-    bool any() const { return (flags & kGroupWithAny) != 0; }
-    bool grouped(uint32_t i) const { return (flags & (kGrouped << i)) != 0; }
-    bool any_grouped() const { return (flags & (7 * kGrouped)) != 0; }
-    bool preserving() const { return (flags & kPreserving) != 0; }
+    bool any() const { return (kind & kGroupWithAny) != 0; }
+    bool grouped(uint32_t i) const { return (state & (kGrouped << i)) != 0; }
+    bool any_grouped() const { return (state & (7 * kGrouped)) != 0; }
+    bool preserving() const { return (state & kPreserving) != 0; }
 };
 
 struct Group {
@@ -151,7 +163,7 @@ struct Work {
     ReorderableFrames* keep = nullptr;
     std::atomic<bool> crowded_edge{false};
 
-    bool is_healthy(uint32_t t) const { return (triangles[t].flags & kDegenerate) == 0; }
+    bool is_healthy(uint32_t t) const { return (triangles[t].kind & kDegenerate) == 0; }
     std::vector<Group> groups;
     std::vector<uint32_t> members; // triangles, group after group
 
@@ -165,11 +177,13 @@ struct Work {
     }
 };
 
+// Items (triangles, identities) per task: below this, a thread costs more than it saves.
+constexpr size_t kChunk = 16384;
+
 // Runs body(first, last) over [0, count) in chunks on work.threads threads (one chunk, on the
 // calling thread, when the work is small or there is one thread).
 template <class Body>
 void in_chunks(const Work& work, size_t count, Body&& body) {
-    constexpr size_t kChunk = 16384;
     if (work.threads <= 1 || count <= kChunk) {
         body(size_t{0}, count);
         return;
@@ -179,17 +193,11 @@ void in_chunks(const Work& work, size_t count, Body&& body) {
                              [&](size_t k) { body(k * kChunk, std::min(count, (k + 1) * kChunk)); });
 }
 
-// The reference welds corners whose position, normal and UV compare equal (so -0 equals +0).
-// The numbers themselves do not matter (every later step compares identities or orders by
-// triangle), so the points are numbered in their own order, without a first-use pass.
-void number_identities(Work& work) {
-    const std::vector<uint32_t> group = group_equal<8>(work.points.size(), [&](uint32_t v) {
-        const Eigen::Vector3f position = work.points.position(v), normal = work.points.normal(v);
-        const Eigen::Vector2f uv = work.points.uv(v);
-        return Bits<8>{float_bits(position.x()), float_bits(position.y()), float_bits(position.z()),
-                       float_bits(normal.x()),   float_bits(normal.y()),   float_bits(normal.z()),
-                       float_bits(uv.x()),       float_bits(uv.y())};
-    });
+// Each corner's identity: its point's (point_identities, or `given`, made ahead).
+void number_identities(Work& work, const std::vector<uint32_t>* given) {
+    std::vector<uint32_t> made;
+    if (given == nullptr) made = point_identities(work.points);
+    const std::vector<uint32_t>& group = given ? *given : made;
     work.identity.resize(work.corners.size());
     for (size_t c = 0; c < work.corners.size(); ++c) {
         work.identity[c] = group[work.corners[c]];
@@ -210,14 +218,15 @@ void init_triangle(Work& work, uint32_t t) {
     const float signed_area = t21x * t31y - t21y * t31x;
     const Vec3 os = sub(scale(t31y, d1), scale(t21y, d2));
     const Vec3 ot = add(scale(-t31x, d1), scale(t21x, d2));
-    tri.flags |= kGroupWithAny | (signed_area > 0 ? kPreserving : 0);
+    tri.kind |= kGroupWithAny;
+    if (signed_area > 0) tri.state |= kPreserving;
     if (!not_zero(signed_area)) return;
     const float area = std::fabs(signed_area);
     const float length_s = length(os), length_t = length(ot);
     const float sign = tri.preserving() ? 1.0f : -1.0f;
     if (not_zero(length_s)) tri.os = scale(sign / length_s, os);
     if (not_zero(length_t)) tri.ot = scale(sign / length_t, ot);
-    if (not_zero(length_s / area) && not_zero(length_t / area)) tri.flags &= ~kGroupWithAny;
+    if (not_zero(length_s / area) && not_zero(length_t / area)) tri.kind &= ~kGroupWithAny;
 }
 
 void init_triangles(Work& work) {
@@ -228,7 +237,7 @@ void init_triangles(Work& work) {
             const Vec3 p0 = work.position(3 * t), p1 = work.position(3 * t + 1),
                        p2 = work.position(3 * t + 2);
             if (same(p0, p1) || same(p0, p2) || same(p1, p2)) {
-                work.triangles[t].flags = kDegenerate;
+                work.triangles[t].kind = kDegenerate;
                 continue;
             }
             init_triangle(work, t);
@@ -267,9 +276,9 @@ void radix_sort(Item* first, size_t count, KeyOf key_of) {
 }
 
 // Stable, and without the allocation std::stable_sort makes: almost every bucket holds a few edges.
-void sort_by_high(std::vector<EdgeEntry>::iterator first, std::vector<EdgeEntry>::iterator last) {
+void sort_by_high(EdgeEntry* first, EdgeEntry* last) {
     if (static_cast<size_t>(last - first) >= kRadixFrom) {
-        radix_sort(&*first, static_cast<size_t>(last - first), [](const EdgeEntry& e) { return e.high; });
+        radix_sort(first, static_cast<size_t>(last - first), [](const EdgeEntry& e) { return e.high; });
         return;
     }
     if (last - first > 32) {
@@ -285,44 +294,73 @@ void sort_by_high(std::vector<EdgeEntry>::iterator first, std::vector<EdgeEntry>
     }
 }
 
-void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector<uint32_t>& start,
-                  uint32_t first_bucket, uint32_t last_bucket);
+void link_buckets(Work& work, EdgeEntry* entries, const std::vector<uint32_t>& start, uint32_t first_bucket,
+                  uint32_t last_bucket);
+
+// The edges are counted and placed into their buckets by up to this many ranges of triangles at
+// once, each keeping a cursor per bucket (4 bytes per identity): more would cost more memory than
+// the counting pass is worth.
+constexpr size_t kMaxEdgeRanges = 4;
 
 // Pairs triangles across shared edges walked in opposite directions (consistent winding); of
 // several candidates the lowest-numbered free one, as the reference's sorted edge list gives.
 void link_neighbours(Work& work) {
-    std::vector<uint32_t> start(work.identity_count + 1, 0);
     const auto low_high = [&](uint32_t t, uint32_t e) {
         const uint32_t a = work.identity[3 * t + e], b = work.identity[3 * t + (e + 1) % 3];
         return std::pair(std::min(a, b), std::max(a, b));
     };
     const uint32_t triangle_count = static_cast<uint32_t>(work.triangles.size());
-    for (uint32_t t = 0; t < triangle_count; ++t)
-        for (uint32_t e = 0; e < 3 && work.is_healthy(t); ++e)
-            ++start[low_high(t, e).first + 1];
-    for (uint32_t i = 0; i < work.identity_count; ++i)
-        start[i + 1] += start[i];
-    work.neighbours.assign(work.triangles.size(), {-1, -1, -1});
-    std::vector<EdgeEntry> entries(start.back());
-    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-    for (uint32_t t = 0; t < triangle_count; ++t) { // in triangle order: each bucket is sorted by triangle
-        for (uint32_t e = 0; e < 3 && work.is_healthy(t); ++e) {
-            const auto [low, high] = low_high(t, e);
-            entries[fill[low]++] = {high, 3 * t + e};
-        }
+    // Contiguous ranges of triangles, each on its own thread. Every bucket takes the edges of the
+    // first range, then of the second, and so on, each range's in triangle order: the buckets are
+    // filled exactly as one pass in triangle order fills them, whatever the number of ranges.
+    const size_t ranges =
+        std::clamp<size_t>(std::min<size_t>(work.threads, triangle_count / kChunk), 1, kMaxEdgeRanges);
+    const auto first_triangle = [&](size_t k) {
+        return static_cast<uint32_t>(uint64_t{triangle_count} * k / ranges);
+    };
+    const auto for_each_edge = [&](size_t k, auto&& body) {
+        const uint32_t first = first_triangle(k), last = first_triangle(k + 1); // once, not per triangle
+        for (uint32_t t = first; t < last; ++t)
+            for (uint32_t e = 0; e < 3 && work.is_healthy(t); ++e)
+                body(t, e);
+    };
+    // cursor[k][b]: first how many edges range k gives bucket b, then where its next one goes.
+    std::vector<std::vector<uint32_t>> cursor(ranges);
+    assbin_common::run_tasks(ranges, work.threads, [&](size_t k) {
+        cursor[k].assign(work.identity_count, 0);
+        for_each_edge(k, [&](uint32_t t, uint32_t e) { ++cursor[k][low_high(t, e).first]; });
+    });
+    std::vector<uint32_t> start(work.identity_count + 1);
+    uint32_t placed = 0;
+    for (uint32_t bucket = 0; bucket < work.identity_count; ++bucket) {
+        start[bucket] = placed;
+        for (std::vector<uint32_t>& range : cursor)
+            placed += std::exchange(range[bucket], placed);
     }
+    start[work.identity_count] = placed;
+    work.neighbours.assign(work.triangles.size(), {-1, -1, -1});
+    // Left uninitialised: every entry is written by the ranges, each touching its pages first.
+    const std::unique_ptr<EdgeEntry[]> entries(new EdgeEntry[placed]);
+    assbin_common::run_tasks(ranges, work.threads, [&](size_t k) {
+        for_each_edge(k, [&](uint32_t t, uint32_t e) {
+            const auto [low, high] = low_high(t, e);
+            entries[cursor[k][low]++] = {high, 3 * t + e};
+        });
+    });
+    std::vector<std::vector<uint32_t>>().swap(cursor);
     // Buckets are independent: each edge of a triangle lies in one bucket only, so threads that take
     // different buckets write different neighbour slots.
     in_chunks(work, work.identity_count, [&](size_t first_bucket, size_t last_bucket) {
-        link_buckets(work, entries, start, static_cast<uint32_t>(first_bucket),
+        link_buckets(work, entries.get(), start, static_cast<uint32_t>(first_bucket),
                      static_cast<uint32_t>(last_bucket));
     });
 }
 
-void link_buckets(Work& work, std::vector<EdgeEntry>& entries, const std::vector<uint32_t>& start,
-                  uint32_t first_bucket, uint32_t last_bucket) {
+void link_buckets(Work& work, EdgeEntry* entries, const std::vector<uint32_t>& start, uint32_t first_bucket,
+                  uint32_t last_bucket) {
     for (uint32_t bucket = first_bucket; bucket < last_bucket; ++bucket) {
-        const auto first = entries.begin() + start[bucket], last = entries.begin() + start[bucket + 1];
+        EdgeEntry* const first = entries + start[bucket];
+        EdgeEntry* const last = entries + start[bucket + 1];
         sort_by_high(first, last);
         for (auto a = first; work.keep && a + 2 < last; ++a)
             if ((a + 2)->high == a->high) work.crowded_edge.store(true, std::memory_order_relaxed);
@@ -354,10 +392,10 @@ void grow_group(Work& work, uint32_t g, std::vector<int32_t>& stack) {
         const uint32_t i = work.corner_of(t, group.identity);
         if (i == 3 || tri.grouped(i)) continue;
         if (tri.any() && !tri.any_grouped())
-            tri.flags =
-                static_cast<uint8_t>((tri.flags & ~kPreserving) | (group.preserving ? kPreserving : 0));
+            tri.state =
+                static_cast<uint8_t>((tri.state & ~kPreserving) | (group.preserving ? kPreserving : 0));
         if (tri.preserving() != group.preserving) continue;
-        tri.flags = static_cast<uint8_t>(tri.flags | (kGrouped << i));
+        tri.state = static_cast<uint8_t>(tri.state | (kGrouped << i));
         work.members.push_back(t);
         ++group.count;
         const std::array<int32_t, 3>& neighbour = work.neighbours[t];
@@ -366,8 +404,10 @@ void grow_group(Work& work, uint32_t g, std::vector<int32_t>& stack) {
     }
 }
 
-// One group per (vertex, fan of edge-connected triangles of one UV orientation).
-void build_groups(Work& work) {
+// One group per (vertex, fan of edge-connected triangles of one UV orientation). With `built`, the
+// number of groups complete so far is published after each: a group, its members and their
+// triangles' kinds are not written again once it is complete, and the arrays never move (reserved).
+void build_groups(Work& work, std::atomic<size_t>* built = nullptr) {
     // At most one group and one member per healthy corner: reserved once, since growing these
     // arrays by doubling would hold two copies at once (pages never touched cost no memory).
     work.groups.reserve(3 * work.healthy);
@@ -382,6 +422,7 @@ void build_groups(Work& work) {
                 {work.identity[3 * t + i], tri.preserving(), static_cast<uint32_t>(work.members.size()), 0});
             stack.assign(1, static_cast<int32_t>(t));
             grow_group(work, g, stack);
+            if (built) built->store(g + 1, std::memory_order_release);
         }
     }
 }
@@ -543,36 +584,124 @@ void frames_of_split_group(const Work& work, uint32_t g, GroupScratch& scratch, 
     }
 }
 
-// Every group's frame: the whole groups' frames computed on the threads, numbered in group order
-// (a split group's subgroups in place), so the result does not depend on them.
-void frames_of_groups(const Work& work, MeshFrames& out) {
+// The frames of the groups whose faces all join (whole_group_tangent): group g's at frames[1 + g]
+// (frames[0] is the default frame) when whole[g].
+struct WholeGroupFrames {
+    std::vector<CornerFrame> frames;
+    std::vector<uint8_t> whole;
+
+    explicit WholeGroupFrames(size_t groups = 0) : frames(1 + groups), whole(groups) {}
+};
+
+// The frames of groups [first, last) into frames[0 .. last - first) and whole[...].
+void frames_of_range(const Work& work, size_t first, size_t last, CornerFrame* frames, uint8_t* whole,
+                     GroupScratch& scratch) {
+    for (size_t g = first; g < last; ++g) {
+        const std::optional<Vec3> t = whole_group_tangent(work, static_cast<uint32_t>(g), scratch);
+        whole[g - first] = t.has_value();
+        if (t) frames[g - first] = frame_of(*t, work.groups[g].preserving);
+    }
+}
+
+// The whole groups' frames, on the threads, once the groups are built.
+WholeGroupFrames frames_of_whole_groups(const Work& work) {
     const size_t groups = work.groups.size();
-    std::vector<CornerFrame> frames(1 + groups); // group g's at 1 + g; [0] the default frame
-    std::vector<uint8_t> whole(groups);
+    WholeGroupFrames out(groups);
     in_chunks(work, groups, [&](size_t first, size_t last) {
         GroupScratch scratch;
-        for (size_t g = first; g < last; ++g) {
-            const std::optional<Vec3> t = whole_group_tangent(work, static_cast<uint32_t>(g), scratch);
-            whole[g] = t.has_value();
-            if (t) frames[1 + g] = frame_of(*t, work.groups[g].preserving);
-        }
+        frames_of_range(work, first, last, out.frames.data() + 1 + first, out.whole.data() + first, scratch);
     });
-    const bool all_whole = std::find(whole.begin(), whole.end(), 0) == whole.end();
+    return out;
+}
+
+// build_groups and frames_of_whole_groups overlapped (the grouping is serial): one thread builds the
+// groups while the others compute the frames of blocks of kChunk groups already built; once all are
+// built, every thread takes the blocks left. Until then the number of groups is unknown, so the
+// blocks taken early keep their frames apart, copied in at the end (an array for the most groups
+// there could be, one per healthy corner, would hold six times a grid's). Only without `keep`
+// (whose terms are kept in a step that follows the grouping) and on more than one thread.
+WholeGroupFrames build_groups_and_frames(Work& work) {
+    std::atomic<size_t> built{0}, next_block{0};
+    std::atomic<bool> finished{false};
+    WholeGroupFrames out;
+    struct EarlyBlock {
+        size_t block = 0;
+        WholeGroupFrames frames; // its kChunk groups' frames at 1 + k
+    };
+    std::mutex early_mutex;
+    std::vector<EarlyBlock> early;
+    // Takes blocks in order as their groups are complete, until every group is built and taken.
+    const auto take_blocks = [&] {
+        GroupScratch scratch;
+        while (true) {
+            const bool all_built = finished.load(std::memory_order_acquire);
+            const size_t groups = built.load(std::memory_order_acquire);
+            size_t b = next_block.load(std::memory_order_relaxed);
+            if (b * kChunk >= groups || (!all_built && (b + 1) * kChunk > groups)) {
+                if (all_built) return;
+                std::this_thread::yield(); // the next block is still being built
+                continue;
+            }
+            if (!next_block.compare_exchange_weak(b, b + 1, std::memory_order_relaxed)) continue;
+            const size_t first = b * kChunk, last = std::min(groups, first + kChunk);
+            if (all_built && out.whole.size() == groups) { // straight into the whole array
+                frames_of_range(work, first, last, out.frames.data() + 1 + first, out.whole.data() + first,
+                                scratch);
+                continue;
+            }
+            EarlyBlock block{b, WholeGroupFrames(last - first)};
+            frames_of_range(work, first, last, block.frames.frames.data() + 1, block.frames.whole.data(),
+                            scratch);
+            const std::lock_guard lock(early_mutex);
+            early.push_back(std::move(block));
+        }
+    };
+    // Task 0 builds, then takes blocks; the others only take them. On fewer threads than tasks, the
+    // tasks run in that order, so nothing waits for a grouping that is not running.
+    assbin_common::run_tasks(work.threads, work.threads, [&](size_t task) {
+        if (task == 0) {
+            struct Finish { // whatever happens, the other tasks stop waiting
+                std::atomic<bool>& finished;
+                ~Finish() { finished.store(true, std::memory_order_release); }
+            } finish{finished};
+            build_groups(work, &built);
+            // The largest array goes before the frames' array is made (the others never read it).
+            std::vector<std::array<int32_t, 3>>().swap(work.neighbours);
+            out = WholeGroupFrames(work.groups.size());
+        }
+        take_blocks();
+    });
+    for (EarlyBlock& block : early) {
+        const size_t first = block.block * kChunk, count = block.frames.whole.size();
+        std::copy_n(block.frames.frames.begin() + 1, count,
+                    out.frames.begin() + 1 + static_cast<std::ptrdiff_t>(first));
+        std::copy_n(block.frames.whole.begin(), count,
+                    out.whole.begin() + static_cast<std::ptrdiff_t>(first));
+        block.frames = WholeGroupFrames();
+    }
+    return out;
+}
+
+// Every group's frame: the whole groups' from `whole`, numbered in group order (a split group's
+// subgroups in place), so the result does not depend on the threads.
+void frames_of_groups(const Work& work, WholeGroupFrames& whole, MeshFrames& out) {
+    const size_t groups = work.groups.size();
+    const bool all_whole = std::find(whole.whole.begin(), whole.whole.end(), 0) == whole.whole.end();
     if (work.keep) {
         work.keep->usable = true;
         work.keep->preserving.resize(groups);
         for (size_t g = 0; g < groups; ++g)
             work.keep->preserving[g] = work.groups[g].preserving;
     }
-    if (all_whole) out.frames = std::move(frames); // else numbered again below, split groups' in place
+    if (all_whole) out.frames = std::move(whole.frames); // else numbered again below, split groups' in place
     GroupScratch scratch;
     for (size_t g = 0; g < groups; ++g) {
         const Group& group = work.groups[g];
-        if (!whole[g]) {
+        if (!whole.whole[g]) {
             frames_of_split_group(work, static_cast<uint32_t>(g), scratch, out);
             continue;
         }
-        if (!all_whole) out.frames.push_back(frames[1 + g]);
+        if (!all_whole) out.frames.push_back(whole.frames[1 + g]);
         const uint32_t index =
             all_whole ? static_cast<uint32_t>(1 + g) : static_cast<uint32_t>(out.frames.size() - 1);
         for (uint32_t k = group.first; k < group.first + group.count; ++k) {
@@ -595,7 +724,7 @@ void frames_of_degenerate(const Work& work, MeshFrames& out) {
             if (first_good[work.identity[3 * t + i]] == kNone)
                 first_good[work.identity[3 * t + i]] = 3 * t + i;
     for (uint32_t t = 0; t < work.triangles.size(); ++t) {
-        if ((work.triangles[t].flags & kDegenerate) == 0) continue;
+        if (work.is_healthy(t)) continue;
         for (uint32_t c = 3 * t; c < 3 * t + 3; ++c)
             if (const uint32_t source = first_good[work.identity[c]]; source != kNone)
                 out.corner_frame[c] = out.corner_frame[source];
@@ -654,7 +783,9 @@ void prepare_keep(const Work& work) {
 } // namespace
 
 MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads,
-                             ReorderableFrames* keep) {
+                             ReorderableFrames* keep, const std::vector<uint32_t>* identities) {
+    if (identities && identities->size() != points.size())
+        throw std::invalid_argument("mikktspace_frames: the identities given are not the points'");
     if (keep) *keep = ReorderableFrames{};
     Work work;
     work.keep = keep;
@@ -667,18 +798,38 @@ MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> tri
     work.positions.resize(points.size());
     for (size_t v = 0; v < points.size(); ++v)
         work.positions[v] = vec(points.position(v));
-    number_identities(work);
+    number_identities(work, identities);
     init_triangles(work);
     link_neighbours(work);
-    build_groups(work);
-    if (work.keep && order_matters_beyond_sums(work)) work.keep = nullptr;
-    std::vector<std::array<int32_t, 3>>().swap(work.neighbours); // the largest array goes before the frames
-    if (work.keep) prepare_keep(work);
+    WholeGroupFrames whole;
+    if (work.keep || work.threads == 1 || work.healthy <= kChunk) {
+        build_groups(work);
+        if (work.keep && order_matters_beyond_sums(work)) work.keep = nullptr;
+        std::vector<std::array<int32_t, 3>>().swap(
+            work.neighbours); // the largest array goes before the frames
+        if (work.keep) prepare_keep(work);
+        whole = frames_of_whole_groups(work);
+    } else {
+        whole = build_groups_and_frames(work);
+    }
     out.corner_frame.assign(work.corners.size(), 0);
-    frames_of_groups(work, out);
+    frames_of_groups(work, whole, out);
     frames_of_degenerate(work, out);
     if (keep && !keep->usable) *keep = ReorderableFrames{};
     return out;
+}
+
+// The reference welds corners whose position, normal and UV compare equal (so -0 equals +0).
+// The numbers themselves do not matter (every later step compares identities or orders by
+// triangle), so the points are numbered in their own order, without a first-use pass.
+std::vector<uint32_t> point_identities(SurfacePoints points) {
+    return group_equal<8>(points.size(), [&](uint32_t v) {
+        const Eigen::Vector3f position = points.position(v), normal = points.normal(v);
+        const Eigen::Vector2f uv = points.uv(v);
+        return Bits<8>{float_bits(position.x()), float_bits(position.y()), float_bits(position.z()),
+                       float_bits(normal.x()),   float_bits(normal.y()),   float_bits(normal.z()),
+                       float_bits(uv.x()),       float_bits(uv.y())};
+    });
 }
 
 void project_onto_plane(std::span<std::array<float, 3>> directions, const std::array<float, 3>& normal) {

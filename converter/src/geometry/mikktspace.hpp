@@ -89,10 +89,16 @@ struct MeshFrames {
 // of one UV orientation (a triangle without usable UVs joins the first group that reaches it), and
 // each corner's tangent is the angle-weighted sum of its group's face tangents projected onto the
 // normal. Indices must be below points.size(). The per-triangle steps and the groups' frames run on
-// up to `threads` threads; the result is the same for any thread count.
+// up to `threads` threads; the result is the same for any thread count. `identities`, when given,
+// is point_identities(points), made ahead (by a caller with a thread to spare).
 struct ReorderableFrames;
 MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> triangles, unsigned threads = 1,
-                             ReorderableFrames* keep = nullptr);
+                             ReorderableFrames* keep = nullptr,
+                             const std::vector<uint32_t>* identities = nullptr);
+
+// MikkTSpace's first step, which needs the points only (not the triangles): a number per point, the
+// same for points of equal position, normal and UV.
+std::vector<uint32_t> point_identities(SurfacePoints points);
 
 // What a run of mikktspace_frames keeps, when asked, so that the frames of the same triangles in
 // another order (each triangle's corners as they were) come without a second run. MikkTSpace

@@ -4,8 +4,10 @@
 // overdraw order, and its vertices in first-use order, with meshoptimizer, the library behind gltfpack.
 // Nothing is dropped: every triangle keeps its corners and winding, only the order of triangles and the
 // numbering of vertices change.
+#include "geometry/mikktspace.hpp"
 #include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
+#include "run_tasks.hpp"
 
 #include <meshoptimizer.h>
 
@@ -13,6 +15,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 namespace assbin::converter::detail {
@@ -35,6 +38,9 @@ constexpr float kOverdrawThreshold = 1.05f; // overdraw order may cost up to 5% 
 constexpr uint64_t kForsythWorkPerIndex = 64;
 // Scratch indices kept from group to group up to this many (a big mesh's are given back at once).
 constexpr size_t kKeptScratch = size_t{1} << 20;
+// From this many indices, a second thread makes what does not depend on the triangles' order while
+// meshoptimizer orders them (below, starting the thread costs more than it saves).
+constexpr size_t kSpareThreadIndices = size_t{3} << 16;
 
 size_t vertices_transformed(std::span<const uint32_t> indices, size_t vertex_count) {
     if (indices.empty()) return 0;
@@ -108,14 +114,23 @@ class GeometryOptimizer {
             if (options_.record_vertex_origins) std::vector<VertexOrigin>().swap(result_.vertex_origins);
         }
         ordered_linearly_ = false;
-        order_triangles(unique);
+        const bool wants_frames = mark_wanted_tangents(group, unique);
+        // MikkTSpace's point identities depend on the welded vertices only: made, on a thread to
+        // spare, while the triangles are ordered.
+        std::vector<uint32_t> identities;
+        order_triangles(unique, [&] {
+            if (wants_frames)
+                identities = point_identities(std::span<const aem::Vertex>(welded_.data(), unique));
+        });
         // Frames on the final triangle order, which they depend on in a few places. Where vertices
         // split, the triangles are ordered again with the copies (so the cache order counts them),
         // and the frames are written again on that order.
         // The second time, the first run's terms are summed again in the new order where MikkTSpace
         // allows (KeptTangentRun): the same frames as a second run.
-        if (mark_wanted_tangents(group, unique)) {
-            const size_t with_copies = add_tangent_frames(unique, &first_run_, nullptr);
+        if (wants_frames) {
+            const size_t with_copies =
+                add_tangent_frames(unique, &first_run_, nullptr, identities.empty() ? nullptr : &identities);
+            std::vector<uint32_t>().swap(identities);
             if (with_copies > unique) {
                 order_triangles(with_copies);
                 wanted_.resize(with_copies, 1);
@@ -179,11 +194,13 @@ class GeometryOptimizer {
     // frames depend on it in a few places, so this runs once the order is final); returns the
     // vertex count with the split copies. Welding took the wanted vertices without tangents.
     // With `keep`, the run is kept for a reordering; with `previous`, such a run is used.
-    size_t add_tangent_frames(size_t count, KeptTangentRun* keep, const KeptTangentRun* previous) {
+    // `identities`: point_identities of the `count` vertices, when made ahead.
+    size_t add_tangent_frames(size_t count, KeptTangentRun* keep, const KeptTangentRun* previous,
+                              const std::vector<uint32_t>* identities = nullptr) {
         welded_.resize(count);
         if (options_.record_vertex_origins) welded_origins_.resize(count);
         const std::vector<uint32_t> copies = write_tangent_frames(
-            welded_, local_, wanted_, true, thread_count(options_.threads), keep, previous);
+            welded_, local_, wanted_, true, thread_count(options_.threads), keep, previous, identities);
         if (options_.record_vertex_origins) {
             for (const uint32_t source : copies)
                 welded_origins_.push_back(welded_origins_[source]);
@@ -232,17 +249,38 @@ class GeometryOptimizer {
         shift_ += grow;
     }
 
-    void order_triangles(size_t vertex_count) {
+    // Vertex-cache order, then overdraw order. The cache order is serial (meshoptimizer): on big
+    // meshes with a thread to spare, the overdraw pass's positions and `on_spare_thread` (not run
+    // otherwise) are made meanwhile.
+    void order_triangles(size_t vertex_count, const std::function<void()>& on_spare_thread = {}) {
         if (local_.empty()) return;
         scratch_.resize(local_.size());
-        if (forsyth_order_is_linear(local_, vertex_count, valence_)) {
-            meshopt_optimizeVertexCache(scratch_.data(), local_.data(), local_.size(), vertex_count);
+        const auto cache_order = [&] {
+            if (forsyth_order_is_linear(local_, vertex_count, valence_)) {
+                meshopt_optimizeVertexCache(scratch_.data(), local_.data(), local_.size(), vertex_count);
+            } else {
+                meshopt_optimizeVertexCacheFifo(scratch_.data(), local_.data(), local_.size(), vertex_count,
+                                                kCacheSize);
+                ordered_linearly_ = true;
+            }
+        };
+        std::vector<float> positions;
+        const auto overdraw_positions = [&] {
+            positions = unit_cube_positions(std::span(welded_.data(), vertex_count));
+        };
+        if (thread_count(options_.threads) > 1 && local_.size() >= kSpareThreadIndices) {
+            assbin_common::run_tasks(2, 2, [&](size_t task) {
+                if (task == 0) {
+                    cache_order();
+                } else {
+                    overdraw_positions();
+                    if (on_spare_thread) on_spare_thread();
+                }
+            });
         } else {
-            meshopt_optimizeVertexCacheFifo(scratch_.data(), local_.data(), local_.size(), vertex_count,
-                                            kCacheSize);
-            ordered_linearly_ = true;
+            cache_order();
+            overdraw_positions();
         }
-        const std::vector<float> positions = unit_cube_positions(std::span(welded_.data(), vertex_count));
         meshopt_optimizeOverdraw(local_.data(), scratch_.data(), scratch_.size(), positions.data(),
                                  vertex_count, 3 * sizeof(float), kOverdrawThreshold);
         if (scratch_.size() > kKeptScratch)

@@ -172,7 +172,8 @@ std::optional<std::vector<uint32_t>> find_kept_triangles(const KeptTangentRun& k
 std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, std::span<uint32_t> triangles,
                                            std::span<const uint8_t> wanted, bool positive_zeros,
                                            unsigned threads, KeptTangentRun* keep,
-                                           const KeptTangentRun* previous) {
+                                           const KeptTangentRun* previous,
+                                           const std::vector<uint32_t>* identities) {
     if (keep) keep->clear();
     const size_t whole = triangles.size() - triangles.size() % 3;
     size_t wanted_triangles = 0;
@@ -186,7 +187,7 @@ std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, s
         const bool keeping = keep && !from && whole / 3 <= KeptTangentRun::kMaxKeptTriangles;
         const MeshFrames frames = from ? reordered_frames(previous->frames, *from)
                                        : mikktspace_frames(points, triangles.first(whole), threads,
-                                                           keeping ? &keep->frames : nullptr);
+                                                           keeping ? &keep->frames : nullptr, identities);
         FrameWriter writer(vertices, frames, positive_zeros);
         for (size_t c = 0; c < whole; ++c)
             writer.write(triangles[c], frames.corner_frame[c]);

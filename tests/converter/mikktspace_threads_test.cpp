@@ -1,0 +1,138 @@
+// MikkTSpace on several threads (mikktspace.cpp): the edge buckets counted and filled by ranges of
+// triangles, and the frames of the groups computed while later groups are still being built
+// (build_groups_and_frames: without a kept run, on more than one thread, above 16,384 healthy
+// triangles) must give every corner, and every frame in the list, bit for bit what one thread gives.
+#include "support/fixtures.hpp"
+
+#include "geometry/mikktspace.hpp"
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <string>
+
+namespace {
+
+using assbin::converter::detail::CornerFrame;
+using assbin::converter::detail::MeshFrames;
+using assbin::converter::detail::mikktspace_frames;
+using assbin::converter::detail::SurfacePoints;
+
+// Fixtures whose meshes between them hold every case MikkTSpace treats apart: groups that split
+// (mirrored UV islands), triangles whose UVs have no area, degenerate triangles, seams.
+const char* const kFixtures[] = {
+    "COB__dwarf.cob.assbin",
+    "3D__mar_rifle.uc.assbin",
+    "BLEND__BlenderDefault_250.blend.assbin",
+    "FBX__huesitos.fbx.assbin",
+    "OBJ__spider.obj.z.assbin",
+    "X__anim_test.x.assbin",
+    "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
+};
+
+// Every fixture's output vertices and triangles (source order, as MikkTSpace is given them without
+// optimisation), repeated `copies` times, each copy moved apart so that no two copies share a
+// vertex identity: one mesh of many blocks of groups.
+struct TiledMesh {
+    std::vector<aem::Vertex> vertices;
+    std::vector<uint32_t> triangles;
+};
+
+TiledMesh tiled_fixtures(int copies) {
+    TiledMesh tiled;
+    assbin::converter::ConvertOptions options;
+    options.optimize = false;
+    for (const char* fixture : kFixtures) {
+        const aem::Model model =
+            assbin::converter::convert(
+                assbin::read_file(assbin_test::fixture_path(std::string("assimp-5.2.5/") + fixture)), options)
+                .model;
+        for (int copy = 0; copy < copies; ++copy) {
+            const uint32_t first = static_cast<uint32_t>(tiled.vertices.size());
+            for (aem::Vertex vertex : model.vertices) {
+                vertex.position.x() += 1000.0f * static_cast<float>(copy + 1);
+                tiled.vertices.push_back(vertex);
+            }
+            for (const uint32_t index : model.indices)
+                tiled.triangles.push_back(first + index);
+        }
+    }
+    return tiled;
+}
+
+// Three triangles on one edge AB (the reference pairs the first with the lowest-numbered free one
+// of the other two, so the order decides the groups): ABC and BAE first in the list, BAD last, so
+// that they fall into different ranges of the neighbour search on any number of threads. On one
+// thread ABC pairs with BAE; a bucket filled in another order than the triangles' pairs it with BAD.
+void add_three_on_an_edge(TiledMesh& mesh) {
+    const struct {
+        float x, y, z, u, v;
+    } corners[] = {{0, 0, 0, 0, 0},
+                   {1, 0, 0, 1, 0.5f},
+                   {0.5f, 1, 0, 0.5f, 1},
+                   {0.5f, -1, 0, 0.5f, -1},
+                   {0.5f, -0.5f, 1, 0.2f, -0.5f}};
+    const uint32_t a = static_cast<uint32_t>(mesh.vertices.size());
+    for (const auto& corner : corners) {
+        aem::Vertex vertex{};
+        vertex.position = Eigen::Vector3f(corner.x - 1000.0f, corner.y, corner.z);
+        vertex.normal = Eigen::Vector3f(0, 0, 1);
+        vertex.uv = Eigen::Vector2f(corner.u, corner.v);
+        mesh.vertices.push_back(vertex);
+    }
+    const uint32_t b = a + 1, c = a + 2, d = a + 3, e = a + 4;
+    mesh.triangles.insert(mesh.triangles.begin(), {a, b, c, b, a, e});
+    mesh.triangles.insert(mesh.triangles.end(), {b, a, d});
+}
+
+bool same_frame(const CornerFrame& a, const CornerFrame& b) {
+    return std::memcmp(a.tangent.data(), b.tangent.data(), sizeof(float) * 3) == 0 &&
+           a.orientation_preserving == b.orientation_preserving && a.from_group == b.from_group;
+}
+
+size_t frames_differing(const MeshFrames& a, const MeshFrames& b) {
+    if (a.frames.size() != b.frames.size()) return std::max(a.frames.size(), b.frames.size());
+    size_t differing = 0;
+    for (size_t f = 0; f < a.frames.size(); ++f)
+        differing += !same_frame(a.frames[f], b.frames[f]);
+    return differing;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(mikktspace_threads)
+
+BOOST_AUTO_TEST_CASE(frames_on_threads_are_one_threads_bit_for_bit) {
+    TiledMesh mesh = tiled_fixtures(24);
+    add_three_on_an_edge(mesh);
+    const size_t triangle_count = mesh.triangles.size() / 3;
+    // Several blocks of 16,384 groups (about one group per vertex), so that some are taken while the
+    // groups are built and some after.
+    BOOST_TEST_REQUIRE(triangle_count > size_t{4} * 16384);
+    size_t degenerate = 0, without_uv_area = 0;
+    for (size_t t = 0; t < triangle_count; ++t) {
+        const aem::Vertex& a = mesh.vertices[mesh.triangles[3 * t]];
+        const aem::Vertex& b = mesh.vertices[mesh.triangles[3 * t + 1]];
+        const aem::Vertex& c = mesh.vertices[mesh.triangles[3 * t + 2]];
+        degenerate += a.position == b.position || b.position == c.position || a.position == c.position;
+        const Eigen::Vector2f ab = b.uv - a.uv, ac = c.uv - a.uv;
+        without_uv_area += ab.x() * ac.y() - ab.y() * ac.x() == 0.0f;
+    }
+    BOOST_TEST(degenerate > 0u);
+    BOOST_TEST(without_uv_area > 0u);
+
+    const SurfacePoints points{std::span<const aem::Vertex>(mesh.vertices)};
+    const MeshFrames one = mikktspace_frames(points, mesh.triangles, 1);
+    BOOST_TEST(one.frames.size() > size_t{4} * 16384);
+    for (const unsigned threads : {2u, 3u, 4u}) {
+        for (int round = 0; round < 3; ++round) { // the overlap's timing differs from run to run
+            const MeshFrames many = mikktspace_frames(points, mesh.triangles, threads);
+            BOOST_TEST(frames_differing(one, many) == 0u, threads << " threads, round " << round);
+            BOOST_TEST((one.corner_frame == many.corner_frame), threads << " threads, round " << round);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
