@@ -22,6 +22,34 @@ best_ms() {
     awk -v us="$best" 'BEGIN { printf "%.2f", us / 1000 }'
 }
 
+# best_ms_each FUNCTION...: the best wall time of each function (a command wrapped in a shell
+# function) over $runs rounds, each round running every function once, in turn; the times in
+# milliseconds, space-separated, in the order given. For the rows that are ratios: on a machine whose
+# speed drifts (a VM beside busy neighbours), runs of one command after the other would set one
+# period's speed against another's, and the ratio with it. Failures stop it as best_ms's do.
+best_ms_each() {
+    local -A best=()
+    local round function start end took status
+    for round in $(seq "$runs"); do
+        for function in "$@"; do
+            if declare -F before_each_run >/dev/null; then before_each_run; fi
+            start=$(date +%s%N)
+            status=0
+            "$function" >/dev/null 2>&1 || status=$?
+            end=$(date +%s%N)
+            if [ "$status" -ne 0 ]; then
+                echo "benchmark: '$function' (round $round) exited with $status; run it by hand to see why" >&2
+                return 1
+            fi
+            took=$(((end - start) / 1000))
+            if [ -z "${best[$function]:-}" ] || [ "$took" -lt "${best[$function]}" ]; then best[$function]=$took; fi
+        done
+    done
+    for function in "$@"; do
+        awk -v us="${best[$function]}" 'BEGIN { printf "%.2f ", us / 1000 }'
+    done
+}
+
 # bench_arguments SCRIPT ARG...: the options the corpus benchmarks share. Sets runs (--runs N,
 # default 3) and corpus (--corpus DIR, default $ASSBIN_CORPUS_DIR or ../shared/corpus); --help
 # prints SCRIPT's header comment; anything else is a usage error (exit 2).
