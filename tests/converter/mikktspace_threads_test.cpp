@@ -2,35 +2,16 @@
 // triangles, and the frames of the groups computed while later groups are still being built
 // (build_groups_and_frames: without a kept run, on more than one thread, above 16,384 healthy
 // triangles) must give every corner, and every frame in the list, bit for bit what one thread gives.
-#include "support/fixtures.hpp"
-
-#include "geometry/mikktspace.hpp"
-#include <assbin/converter/convert.hpp>
-#include <assbin/reader.hpp>
+#include "mikktspace_fixtures.hpp"
 
 #include <boost/test/unit_test.hpp>
 
-#include <cstring>
-#include <string>
-
 namespace {
 
-using assbin::converter::detail::CornerFrame;
 using assbin::converter::detail::MeshFrames;
 using assbin::converter::detail::mikktspace_frames;
 using assbin::converter::detail::SurfacePoints;
-
-// Fixtures whose meshes between them hold every case MikkTSpace treats apart: groups that split
-// (mirrored UV islands), triangles whose UVs have no area, degenerate triangles, seams.
-const char* const kFixtures[] = {
-    "COB__dwarf.cob.assbin",
-    "3D__mar_rifle.uc.assbin",
-    "BLEND__BlenderDefault_250.blend.assbin",
-    "FBX__huesitos.fbx.assbin",
-    "OBJ__spider.obj.z.assbin",
-    "X__anim_test.x.assbin",
-    "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
-};
+using mikktspace_test::same_frame;
 
 // Every fixture's output vertices and triangles (source order, as MikkTSpace is given them without
 // optimisation), repeated `copies` times, each copy moved apart so that no two copies share a
@@ -42,13 +23,8 @@ struct TiledMesh {
 
 TiledMesh tiled_fixtures(int copies) {
     TiledMesh tiled;
-    assbin::converter::ConvertOptions options;
-    options.optimize = false;
-    for (const char* fixture : kFixtures) {
-        const aem::Model model =
-            assbin::converter::convert(
-                assbin::read_file(assbin_test::fixture_path(std::string("assimp-5.2.5/") + fixture)), options)
-                .model;
+    for (const char* fixture : mikktspace_test::kFixtures) {
+        const aem::Model model = mikktspace_test::source_order_model(fixture);
         for (int copy = 0; copy < copies; ++copy) {
             const uint32_t first = static_cast<uint32_t>(tiled.vertices.size());
             for (aem::Vertex vertex : model.vertices) {
@@ -85,11 +61,6 @@ void add_three_on_an_edge(TiledMesh& mesh) {
     const uint32_t b = a + 1, c = a + 2, d = a + 3, e = a + 4;
     mesh.triangles.insert(mesh.triangles.begin(), {a, b, c, b, a, e});
     mesh.triangles.insert(mesh.triangles.end(), {b, a, d});
-}
-
-bool same_frame(const CornerFrame& a, const CornerFrame& b) {
-    return std::memcmp(a.tangent.data(), b.tangent.data(), sizeof(float) * 3) == 0 &&
-           a.orientation_preserving == b.orientation_preserving && a.from_group == b.from_group;
 }
 
 size_t frames_differing(const MeshFrames& a, const MeshFrames& b) {

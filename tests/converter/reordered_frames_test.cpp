@@ -2,8 +2,8 @@
 // optimiser takes instead of a second MikkTSpace run must be bit for bit what that run gives, for
 // every corner, in every case the kept run allows (groups that split, triangles without usable UVs,
 // degenerate triangles), and a run must decline where the order decides more than the sums.
+#include "mikktspace_fixtures.hpp"
 #include "scene_maker.hpp"
-#include "support/fixtures.hpp"
 
 #include "geometry/mikktspace.hpp"
 #include "geometry/vertex_groups.hpp"
@@ -27,33 +27,9 @@ using assbin::converter::detail::mikktspace_frames;
 using assbin::converter::detail::ReorderableFrames;
 using assbin::converter::detail::reordered_frames;
 using assbin::converter::detail::SurfacePoints;
-
-// Fixtures whose meshes between them hold every case: mirrored UV islands (dwarf), a scaled node
-// (mar_rifle), seams (the Blender cube), skinned and untextured meshes.
-const char* const kFixtures[] = {
-    "COB__dwarf.cob.assbin",
-    "3D__mar_rifle.uc.assbin",
-    "BLEND__BlenderDefault_250.blend.assbin",
-    "FBX__huesitos.fbx.assbin",
-    "OBJ__spider.obj.z.assbin",
-    "X__anim_test.x.assbin",
-    "glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin",
-};
-
-// The output model in source order: the meshes' triangles as MikkTSpace would be given them.
-aem::Model source_order_model(const std::string& fixture) {
-    assbin::converter::ConvertOptions options;
-    options.optimize = false;
-    return assbin::converter::convert(assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/" + fixture)),
-                                      options)
-        .model;
-}
-
-bool same_frame(const assbin::converter::detail::CornerFrame& a,
-                const assbin::converter::detail::CornerFrame& b) {
-    return std::memcmp(a.tangent.data(), b.tangent.data(), sizeof(float) * 3) == 0 &&
-           a.orientation_preserving == b.orientation_preserving && a.from_group == b.from_group;
-}
+using mikktspace_test::kFixtures;
+using mikktspace_test::same_frame;
+using mikktspace_test::source_order_model;
 
 size_t corners_differing(const MeshFrames& a, const MeshFrames& b) {
     if (a.corner_frame.size() != b.corner_frame.size())
