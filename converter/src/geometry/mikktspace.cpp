@@ -14,11 +14,11 @@
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -404,10 +404,42 @@ void grow_group(Work& work, uint32_t g, std::vector<int32_t>& stack) {
     }
 }
 
-// One group per (vertex, fan of edge-connected triangles of one UV orientation). With `built`, the
-// number of groups complete so far is published after each: a group, its members and their
-// triangles' kinds are not written again once it is complete, and the arrays never move (reserved).
-void build_groups(Work& work, std::atomic<size_t>* built = nullptr) {
+// How far build_groups has come, for threads that take the groups it has completed
+// (build_groups_and_frames): a group, its members and their triangles' kinds are not written again
+// once it is complete, and the arrays never move (reserved). Those threads sleep until a block of
+// kChunk groups is complete (spinning would take the builder's core where threads outnumber cores).
+struct GroupProgress {
+    std::atomic<size_t> built{0};
+    std::atomic<bool> finished{false};
+    std::mutex mutex;
+    std::condition_variable advanced;
+
+    void publish(size_t count) {
+        built.store(count, std::memory_order_release);
+        if (count % kChunk != 0) return;
+        const std::lock_guard lock(mutex); // a waiter is either asleep already or sees the count
+        advanced.notify_all();
+    }
+    void finish() {
+        {
+            const std::lock_guard lock(mutex);
+            finished.store(true, std::memory_order_release);
+        }
+        advanced.notify_all();
+    }
+    // Until block b's groups are complete, or every group is built.
+    void wait_for_block(size_t b) {
+        std::unique_lock lock(mutex);
+        advanced.wait(lock, [&] {
+            return finished.load(std::memory_order_acquire) ||
+                   built.load(std::memory_order_acquire) >= (b + 1) * kChunk;
+        });
+    }
+};
+
+// One group per (vertex, fan of edge-connected triangles of one UV orientation); with `progress`,
+// each complete group is published there.
+void build_groups(Work& work, GroupProgress* progress = nullptr) {
     // At most one group and one member per healthy corner: reserved once, since growing these
     // arrays by doubling would hold two copies at once (pages never touched cost no memory).
     work.groups.reserve(3 * work.healthy);
@@ -422,7 +454,7 @@ void build_groups(Work& work, std::atomic<size_t>* built = nullptr) {
                 {work.identity[3 * t + i], tri.preserving(), static_cast<uint32_t>(work.members.size()), 0});
             stack.assign(1, static_cast<int32_t>(t));
             grow_group(work, g, stack);
-            if (built) built->store(g + 1, std::memory_order_release);
+            if (progress) progress->publish(g + 1);
         }
     }
 }
@@ -621,8 +653,8 @@ WholeGroupFrames frames_of_whole_groups(const Work& work) {
 // there could be, one per healthy corner, would hold six times a grid's). Only without `keep`
 // (whose terms are kept in a step that follows the grouping) and on more than one thread.
 WholeGroupFrames build_groups_and_frames(Work& work) {
-    std::atomic<size_t> built{0}, next_block{0};
-    std::atomic<bool> finished{false};
+    GroupProgress progress;
+    std::atomic<size_t> next_block{0};
     WholeGroupFrames out;
     struct EarlyBlock {
         size_t block = 0;
@@ -634,12 +666,12 @@ WholeGroupFrames build_groups_and_frames(Work& work) {
     const auto take_blocks = [&] {
         GroupScratch scratch;
         while (true) {
-            const bool all_built = finished.load(std::memory_order_acquire);
-            const size_t groups = built.load(std::memory_order_acquire);
+            const bool all_built = progress.finished.load(std::memory_order_acquire);
+            const size_t groups = progress.built.load(std::memory_order_acquire);
             size_t b = next_block.load(std::memory_order_relaxed);
             if (b * kChunk >= groups || (!all_built && (b + 1) * kChunk > groups)) {
                 if (all_built) return;
-                std::this_thread::yield(); // the next block is still being built
+                progress.wait_for_block(b); // the next block is still being built
                 continue;
             }
             if (!next_block.compare_exchange_weak(b, b + 1, std::memory_order_relaxed)) continue;
@@ -661,10 +693,10 @@ WholeGroupFrames build_groups_and_frames(Work& work) {
     assbin_common::run_tasks(work.threads, work.threads, [&](size_t task) {
         if (task == 0) {
             struct Finish { // whatever happens, the other tasks stop waiting
-                std::atomic<bool>& finished;
-                ~Finish() { finished.store(true, std::memory_order_release); }
-            } finish{finished};
-            build_groups(work, &built);
+                GroupProgress& progress;
+                ~Finish() { progress.finish(); }
+            } finish{progress};
+            build_groups(work, &progress);
             // The largest array goes before the frames' array is made (the others never read it).
             std::vector<std::array<int32_t, 3>>().swap(work.neighbours);
             out = WholeGroupFrames(work.groups.size());
