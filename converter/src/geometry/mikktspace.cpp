@@ -552,7 +552,9 @@ Vec3 project_members(const Work& work, const Group& group, GroupScratch& scratch
 
 // The one tangent of a group whose faces all join (the usual case), or nothing when the group splits.
 std::optional<Vec3> whole_group_tangent(const Work& work, uint32_t g, GroupScratch& scratch) {
-    const Group& group = work.groups[g];
+    // Through data(): while the groups are still being built (build_groups_and_frames), the vector's
+    // size changes; its start, reserved once, does not (a checked operator[] would read the size).
+    const Group& group = work.groups.data()[g];
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const Vec3 n = project_members(work, group, scratch);
     if (!group_is_whole(work, members, scratch)) return std::nullopt;
@@ -631,7 +633,7 @@ void frames_of_range(const Work& work, size_t first, size_t last, CornerFrame* f
     for (size_t g = first; g < last; ++g) {
         const std::optional<Vec3> t = whole_group_tangent(work, static_cast<uint32_t>(g), scratch);
         whole[g - first] = t.has_value();
-        if (t) frames[g - first] = frame_of(*t, work.groups[g].preserving);
+        if (t) frames[g - first] = frame_of(*t, work.groups.data()[g].preserving); // see whole_group_tangent
     }
 }
 
