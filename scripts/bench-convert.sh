@@ -55,6 +55,22 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v value="$1" -v op="$2" -v target="$3" \
     'BEGIN { ok = (op == "<=") ? value <= target : value >= target; printf "%s", ok ? "yes" : "NO" }'; }
 convert_ms() { best_ms "$assbin" convert "$@" --out-dir "$work/out" --quiet; }
+# one_two_assimp_ms INPUT ASSIMP_INPUT...: the best times (ms) of converting INPUT with one job and
+# with two, and of Assimp importing ASSIMP_INPUT... (left out when its importer is not built), run in
+# turn round by round (best_ms_each). The functions it times read its locals (bash's dynamic scope).
+one_two_assimp_ms() {
+    local input=$1
+    shift
+    local assimp_inputs=("$@")
+    convert_one() { "$assbin" convert "$input" --out-dir "$work/out" --quiet --jobs 1; }
+    convert_two() { "$assbin" convert "$input" --out-dir "$work/out" --quiet --jobs 2; }
+    import_assimp() { "$assimp" "${assimp_inputs[@]}"; }
+    if [ -x "$assimp" ]; then
+        best_ms_each convert_one convert_two import_assimp
+    else
+        best_ms_each convert_one convert_two
+    fi
+}
 
 printf '%-52s %12s %12s %8s  %s\n' "input" "assbin" "yardstick" "ratio" "target"
 row() { printf '%-52s %12s %12s %8s  %s\n' "$@"; }
@@ -75,17 +91,12 @@ if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
     done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
     cat "${files[@]}" >/dev/null
     cat_ms=$(best_ms cat "${files[@]}")
-    set_one() { "$assbin" convert "$set_dir" --out-dir "$work/out" --quiet --jobs 1; }
-    set_two() { "$assbin" convert "$set_dir" --out-dir "$work/out" --quiet --jobs 2; }
-    set_assimp() { "$assimp" "${files[@]}"; }
+    times=$(one_two_assimp_ms "$set_dir" "${files[@]}")
+    read -r one two yard <<<"$times"
     if [ -x "$assimp" ]; then
-        times=$(best_ms_each set_one set_two set_assimp)
-        read -r one two yard <<<"$times"
         row "${#files[@]} corpus dumps, --jobs 1 (vs Assimp)" "$one ms" "$yard ms" "$(ratio "$one" "$yard")" \
             "<= 0.5: $(verdict "$(ratio "$one" "$yard")" "<=" 0.5)"
     else
-        times=$(best_ms_each set_one set_two)
-        read -r one two <<<"$times"
         row "${#files[@]} corpus dumps, --jobs 1" "$one ms" "(no Assimp)" "" "SKIPPED: assbin_assimp_import not built"
     fi
     row "the same, --jobs 2 (vs --jobs 1)" "$two ms" "$one ms" "$(ratio "$one" "$two")x" \
@@ -102,16 +113,8 @@ fi
 # --- one big mesh
 grid=$work/shapes/grid_700.assbin
 cat "$grid" >/dev/null
-grid_one() { "$assbin" convert "$grid" --out-dir "$work/out" --quiet --jobs 1; }
-grid_two() { "$assbin" convert "$grid" --out-dir "$work/out" --quiet --jobs 2; }
-grid_assimp() { "$assimp" "$grid"; }
-if [ -x "$assimp" ]; then
-    times=$(best_ms_each grid_one grid_two grid_assimp)
-    read -r g1 g2 gy <<<"$times"
-else
-    times=$(best_ms_each grid_one grid_two)
-    read -r g1 g2 <<<"$times"
-fi
+times=$(one_two_assimp_ms "$grid" "$grid")
+read -r g1 g2 gy <<<"$times"
 read -r peak faulted < <(peak_and_faulted_mb "$assbin" convert "$grid" --out-dir "$work/out" --jobs 1 --quiet)
 aem_mb=$(awk -v b="$(stat -c %s "$work/out/grid_700.aem")" 'BEGIN { printf "%.1f", b / 1048576 }')
 if [ -x "$assimp" ]; then
