@@ -327,6 +327,9 @@ inline void positive_zeros(aem::Vertex& v) {
 // ones become 0): meshoptimizer's overdraw code works in float on the raw values, where huge but
 // finite coordinates would overflow.
 std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices);
+// The same for the vertices `which` names, in that order, in their own unit cube.
+std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices,
+                                       std::span<const uint32_t> which);
 
 // How many distinct records (-0.0 taken as +0.0) the vertices that `indices` use hold.
 size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const uint32_t> indices);

@@ -40,6 +40,18 @@ ConvertResult convert_and_check(const assbin::Scene& scene, size_t triangles) {
     return result;
 }
 
+// The triangles [0, count) of a one-mesh model, as triangle_fingerprints gives them (sorted).
+std::vector<std::array<uint64_t, 4>> first_triangles(const aem::Model& model, uint32_t count) {
+    aem::Model prefix = model;
+    prefix.meshes.at(0).index_count = 3 * count;
+    return assbin_test::triangle_fingerprints(prefix, assbin_test::Frames::Excluded);
+}
+
+// A grid of 364 x 364 vertices: 263,538 triangles, past the 2 x 131,072 from which a mesh whose
+// triangles keep their neighbours together is ordered by spans (two here: 131,769 triangles each).
+constexpr uint32_t kSpansGridSide = 364;
+constexpr uint32_t kSpansGridTriangles = 2 * (kSpansGridSide - 1) * (kSpansGridSide - 1);
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(heavy_shapes)
@@ -117,6 +129,41 @@ BOOST_AUTO_TEST_CASE(more_threads_give_the_same_model) {
     BOOST_TEST(std::memcmp(a.model.vertices.data(), b.model.vertices.data(),
                            a.model.vertices.size() * sizeof(aem::Vertex)) == 0);
     BOOST_TEST((a.model.indices == b.model.indices));
+}
+
+// Row by row, the grid's triangles keep their neighbours together: each half is ordered as a mesh
+// of its own (the first 131,769 triangles out are the first 131,769 in), on any thread count alike,
+// and the border the halves share costs little (the whole grid's order measures 0.66 too).
+BOOST_AUTO_TEST_CASE(a_big_mesh_in_coherent_order_is_ordered_by_spans_alike_on_any_thread_count) {
+    const assbin::Scene scene = read_shape(shapes::grid(kSpansGridSide));
+    const ConvertResult one = convert_and_check(scene, kSpansGridTriangles);
+    const ConvertResult source_order = assbin_test::convert_in_source_order(scene);
+    constexpr uint32_t kFirstSpan = kSpansGridTriangles / 2;
+    BOOST_TEST((first_triangles(one.model, kFirstSpan) == first_triangles(source_order.model, kFirstSpan)));
+    BOOST_TEST(one.stats.meshes_ordered_linearly == 0u);
+    BOOST_TEST(double(one.stats.vertices_transformed) / double(one.stats.triangles) < 0.67);
+
+    assbin::converter::ConvertOptions three;
+    three.threads = 3;
+    const ConvertResult other = convert(scene, three);
+    BOOST_TEST_REQUIRE(other.model.vertices.size() == one.model.vertices.size());
+    BOOST_TEST(std::memcmp(other.model.vertices.data(), one.model.vertices.data(),
+                           one.model.vertices.size() * sizeof(aem::Vertex)) == 0);
+    BOOST_TEST((other.model.indices == one.model.indices));
+}
+
+// The same grid with its triangles shuffled: each half would hold nearly every vertex, loaded once
+// per half (an ACMR near 1.15), so the mesh is ordered whole, and its order is as good as the grid's.
+BOOST_AUTO_TEST_CASE(a_big_mesh_in_shuffled_order_is_ordered_whole) {
+    assbin_test::SceneSpec spec = shapes::grid(kSpansGridSide);
+    auto& faces = spec.meshes[0].faces;
+    uint32_t state = 2463534242u;
+    for (size_t i = faces.size(); i > 1; --i) { // Fisher-Yates on a fixed sequence
+        state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+        std::swap(faces[i - 1], faces[state % i]);
+    }
+    const ConvertResult result = convert_and_check(read_shape(spec), kSpansGridTriangles);
+    BOOST_TEST(double(result.stats.vertices_transformed) / double(result.stats.triangles) < 0.75);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

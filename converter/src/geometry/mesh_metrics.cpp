@@ -16,11 +16,16 @@ namespace assbin::converter {
 
 namespace detail {
 
-std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices) {
+namespace {
+
+// The positions of `count` vertices, the i-th being vertex(i), in their unit cube.
+template <typename VertexAt>
+std::vector<float> positions_in_unit_cube(size_t count, VertexAt vertex) {
     std::array<double, 3> low{}, high{};
     low.fill(std::numeric_limits<double>::infinity());
     high.fill(-std::numeric_limits<double>::infinity());
-    for (const aem::Vertex& v : vertices) {
+    for (size_t i = 0; i < count; ++i) {
+        const aem::Vertex& v = vertex(i);
         for (int a = 0; a < 3; ++a) {
             if (!std::isfinite(v.position[a])) continue;
             low[a] = std::min(low[a], double{v.position[a]});
@@ -31,14 +36,28 @@ std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices) {
     for (int a = 0; a < 3; ++a)
         extent = std::max(extent, high[a] - low[a]);
     const double scale = extent > 0 && std::isfinite(extent) ? 1.0 / extent : 0.0;
-    std::vector<float> out(vertices.size() * 3);
-    for (size_t i = 0; i < vertices.size(); ++i) {
+    std::vector<float> out(count * 3);
+    for (size_t i = 0; i < count; ++i) {
+        const aem::Vertex& v = vertex(i);
         for (int a = 0; a < 3; ++a) {
-            const double unit = (double{vertices[i].position[a]} - low[a]) * scale;
+            const double unit = (double{v.position[a]} - low[a]) * scale;
             out[3 * i + a] = std::isfinite(unit) ? static_cast<float>(unit) : 0.0f;
         }
     }
     return out;
+}
+
+} // namespace
+
+std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices) {
+    return positions_in_unit_cube(vertices.size(),
+                                  [&](size_t i) -> const aem::Vertex& { return vertices[i]; });
+}
+
+std::vector<float> unit_cube_positions(std::span<const aem::Vertex> vertices,
+                                       std::span<const uint32_t> which) {
+    return positions_in_unit_cube(which.size(),
+                                  [&](size_t i) -> const aem::Vertex& { return vertices[which[i]]; });
 }
 
 size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const uint32_t> indices) {
