@@ -185,6 +185,27 @@ BOOST_AUTO_TEST_CASE(a_failed_output_of_a_batch_leaves_nothing_and_spares_the_ot
         BOOST_TEST((aem::read_file(temp.path() / folder / "box.aem") == result.model));
 }
 
+// A batch of four files or fewer (here a model and its texture) flushes each file rather than the
+// file system: the same outcome, each output whole or not at all.
+BOOST_AUTO_TEST_CASE(a_batch_of_a_few_files_puts_them_in_place_file_by_file) {
+    assbin_test::TempDir temp;
+    const ConvertResult result = textured_result();
+    assbin::converter::OutputBatch batch;
+    batch.add(result, temp.path() / "box.aem");
+    const std::vector<std::string> errors = batch.commit();
+    BOOST_TEST_REQUIRE(errors.size() == 1u);
+    BOOST_TEST(errors[0].empty(), errors[0]);
+    BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box.aem", "box_0.png"}));
+    BOOST_TEST((aem::read_file(temp.path() / "box.aem") == result.model));
+
+    fs::create_directories(temp.path() / "again" / "box.aem" / "occupied"); // the model cannot be renamed
+    batch.add(result, temp.path() / "again" / "box.aem");
+    const std::vector<std::string> failed = batch.commit();
+    BOOST_TEST_REQUIRE(failed.size() == 1u);
+    BOOST_TEST(failed[0].find("box.aem") != std::string::npos, failed[0]);
+    BOOST_TEST((listing(temp.path() / "again") == std::vector<std::string>{"box.aem"})); // no texture left
+}
+
 BOOST_AUTO_TEST_CASE(a_batch_given_up_before_its_commit_leaves_nothing) {
     assbin_test::TempDir temp;
     {

@@ -186,6 +186,9 @@ void write_output(const ConvertResult& result, const fs::path& aem_path) {
     pending.commit();
 }
 
+// A batch of at most this many files flushes each file rather than its file systems (commit).
+constexpr size_t kFilesFlushedEach = 4;
+
 struct OutputBatch::Output {
     PendingFiles files;
 };
@@ -203,6 +206,29 @@ fs::path OutputBatch::add(const ConvertResult& result, const fs::path& aem_path)
 
 std::vector<std::string> OutputBatch::commit() {
     std::vector<std::string> errors(outputs_.size());
+    // A few files are flushed each on its own (their writing all started first): flushing the file
+    // system whole (syncfs) would also wait for whatever other programs have written and not yet
+    // flushed (converting one small dump took 1.04 s instead of 0.01 s after another program had
+    // written 400 MB). A bigger batch flushes its file systems, each once: file by file, the
+    // corpus set took 4-8% longer.
+    size_t files = 0;
+    for (const auto& output : outputs_)
+        files += output->files.files().size();
+    if (files <= kFilesFlushedEach) {
+        for (const auto& output : outputs_) {
+            for (const auto& file : output->files.files())
+                file->start_flush();
+        }
+        for (size_t k = 0; k < outputs_.size(); ++k) {
+            try {
+                outputs_[k]->files.commit(); // each file flushed, renamed, its folder flushed
+            } catch (const aem::Error& error) {
+                errors[k] = error.what();
+            }
+        }
+        outputs_.clear();
+        return errors;
+    }
     // Every file system the batch wrote to, flushed once: every temporary is then on disk.
     std::vector<dev_t> devices;
     bool flushed = true;

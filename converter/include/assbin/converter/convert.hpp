@@ -161,8 +161,10 @@ void write_output(const ConvertResult& result, const std::filesystem::path& aem_
 // Outputs of a batch written one after another and made durable together: add() writes an output's
 // files to temporaries without waiting for the disk, commit() flushes each file system once, renames
 // every output's files into place (its textures, then its model) and flushes once more for the
-// renames. Two waits for the disk per batch instead of two per file; what is left is what
-// write_output leaves: each output whole in place or none of it, never a partial file.
+// renames. Two waits for the disk per batch instead of two per file (a batch of four files or fewer,
+// such as one model and its textures, flushes each file instead: a file system's flush also waits
+// for every other program's writing); what is left is what write_output leaves: each output whole
+// in place or none of it, never a partial file.
 class OutputBatch {
   public:
     OutputBatch();
