@@ -3,6 +3,7 @@
 // step, and over several threads for large scenes. Work is planned first and reported in reference
 // order afterwards, so the model and the warnings do not depend on the thread count.
 #include "pipeline.hpp"
+#include "prefault.hpp"
 #include "run_tasks.hpp"
 
 #include <aem/validate.hpp>
@@ -83,11 +84,15 @@ class GeometryEmitter {
         aem::Model& model = result_.model;
         const unsigned threads = thread_count();
         group_all_weights(threads);
+        model.indices.reserve(index_total_);
+        assbin_common::prefault_for_writing(model.indices.data(), index_total_ * sizeof(uint32_t), threads);
         model.indices.resize(index_total_);
         assbin_common::run_tasks(placements_.size(), threads, [&](size_t p) { place(placements_[p]); });
         // Wave by wave: the vertices are constructed (resize) just before they are baked, so they
         // are still in cache; constructing them all first would send them to memory and back.
         model.vertices.reserve(vertex_total_);
+        assbin_common::prefault_for_writing(model.vertices.data(), vertex_total_ * sizeof(aem::Vertex),
+                                            threads);
         for (size_t wave = 0; wave < blocks_.size(); wave += kWaveBlocks) {
             const size_t end = std::min(blocks_.size(), wave + kWaveBlocks);
             const Block& last = blocks_[end - 1];
