@@ -119,7 +119,7 @@ class GeometryOptimizer {
         // they are welded in the section's own array, which becomes `welded_`, or else given back
         // now that `welded_` has them, before the tangent frames' arrays arrive.
         const bool released = written_ == 0 && first + group.vertex_count == model.vertices.size();
-        size_t unique = released && first == 0 ? weld_in_place() : weld(source, first);
+        size_t unique = weld(source, first, released && first == 0);
         if (released) {
             std::vector<aem::Vertex>().swap(model.vertices);
             if (options_.record_vertex_origins) std::vector<VertexOrigin>().swap(result_.vertex_origins);
@@ -167,30 +167,32 @@ class GeometryOptimizer {
 
     // Identical records become one vertex (numbered in order of first use); the welded vertices go
     // to `welded_`, their origins to `welded_origins_`.
-    size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex) {
+    // With `whole_section` (the group is the whole vertex section: one big mesh, or a model of one
+    // material) and few records dropped, the welded records are moved within the section's own
+    // array, which then becomes `welded_`: a new array as large would be faulted in page by page
+    // only to be copied into (the grid: 45 MB, 33 of the weld's 60 ms). Where the weld drops more
+    // than an eighth, copying the records kept costs less than moving them all (the corpus set took
+    // 5% longer), and the section's array would hold the dropped ones' memory up to the output (the
+    // 64 stacked grids' peak 124 -> 155 MB).
+    size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex, bool whole_section) {
         remap_.resize(source.size());
         const size_t unique = weld_records(remap_, local_, source.data(), source.size(), sizeof(aem::Vertex));
         meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
-        welded_.resize(unique);
-        meshopt_remapVertexBuffer(welded_.data(), source.data(), source.size(), sizeof(aem::Vertex),
-                                  remap_.data());
         keep_welded_origins(source.size(), first_vertex, unique);
+        if (whole_section && source.size() - unique <= source.size() / 8) {
+            move_welded_in_place(unique);
+        } else {
+            welded_.resize(unique);
+            meshopt_remapVertexBuffer(welded_.data(), source.data(), source.size(), sizeof(aem::Vertex),
+                                      remap_.data());
+        }
         return unique;
     }
 
-    // The same when the group is the whole vertex section (one big mesh): the welded records are
-    // moved within the section's own array, which then becomes `welded_`. A new array as large
-    // would be faulted in page by page only to be copied into (the grid: 45 MB, 33 of the weld's
-    // 60 ms).
-    size_t weld_in_place() {
+    // Each welded vertex's first record goes to its number; the others, equal to a first one or used
+    // by no triangle, go past the welded ones, to be cut off. The section's array becomes `welded_`.
+    void move_welded_in_place(size_t unique) {
         std::vector<aem::Vertex>& records = result_.model.vertices;
-        remap_.resize(records.size());
-        const size_t unique =
-            weld_records(remap_, local_, records.data(), records.size(), sizeof(aem::Vertex));
-        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
-        keep_welded_origins(records.size(), 0, unique);
-        // Each welded vertex's first record goes to its number; the others, equal to a first one or
-        // used by no triangle, go past the welded ones, to be cut off.
         std::vector<uint32_t> new_index(records.size());
         std::vector<uint8_t> placed(unique, 0);
         uint32_t spare = static_cast<uint32_t>(unique);
@@ -207,11 +209,6 @@ class GeometryOptimizer {
         welded_ = std::move(records);
         records.clear();
         welded_.resize(unique);
-        // Where welding dropped much, the records left go to an array their size: the section's
-        // would hold the dropped ones' memory up to the output (the 64 stacked grids: 45 MB for
-        // 7,911 vertices; the corpus set's peak 38 -> 47 MB).
-        if (welded_.capacity() - unique > unique / 8) welded_.shrink_to_fit();
-        return unique;
     }
 
     // A welded vertex keeps the origin of its first source vertex (all of them pose alike: their
