@@ -1,13 +1,17 @@
 // The pool behind the program's operator new (tools/cli_support/large_block_pool.hpp): freed
 // blocks are handed out again with their pages (the bytes left in them prove it), merged and split
 // across sizes, and given back to the kernel once what the process holds would pass the most it
-// held before (given-back pages read as zero).
+// held before (given-back pages read as zero); the range asks for transparent huge pages.
 #include "large_block_pool.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 using assbin::cli::LargeBlockPool;
 
@@ -27,6 +31,23 @@ bool filled_with(const void* block, size_t length, unsigned char value) {
 size_t g_resident = 0;
 size_t fake_resident() {
     return g_resident;
+}
+
+// The VmFlags of the mapping holding `address` (/proc/self/smaps), or "" when none is found.
+std::string vm_flags_of(const void* address) {
+    std::ifstream smaps("/proc/self/smaps");
+    const auto at = reinterpret_cast<uintptr_t>(address);
+    bool inside = false;
+    for (std::string line; std::getline(smaps, line);) {
+        uintptr_t start = 0, end = 0;
+        char dash = 0;
+        if (std::istringstream(line) >> std::hex >> start >> dash >> end && dash == '-') {
+            inside = start <= at && at < end;
+        } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+            return line.substr(8) + " ";
+        }
+    }
+    return "";
 }
 
 } // namespace
@@ -140,6 +161,26 @@ BOOST_AUTO_TEST_CASE(give_back_kept_empties_the_pool_and_foreign_pointers_are_ig
     BOOST_TEST(pool.stats().in_use == 0u);
     BOOST_TEST(pool.allocate(0) == nullptr);
     BOOST_TEST(pool.allocate(kReserve + 1) == nullptr); // the caller allocates elsewhere
+}
+
+BOOST_AUTO_TEST_CASE(the_range_starts_on_a_huge_page_and_asks_for_huge_pages) {
+    constexpr size_t kHugePage = 2 * kMiB;
+    LargeBlockPool pool(kReserve, 0);
+    void* block = pool.allocate(8 * kMiB);
+    BOOST_REQUIRE(block != nullptr);
+    BOOST_TEST(reinterpret_cast<uintptr_t>(block) % kHugePage == 0u); // the first block is at the start
+    LargeBlockPool plain(kReserve, 0, nullptr, false);
+    void* plain_block = plain.allocate(8 * kMiB);
+    BOOST_REQUIRE(plain_block != nullptr);
+    if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+        BOOST_TEST_MESSAGE("SKIPPED: this kernel has no transparent huge pages; the hint is not checked");
+    } else {
+        // "hg": the mapping is marked MADV_HUGEPAGE.
+        BOOST_TEST(vm_flags_of(block).find(" hg ") != std::string::npos, "VmFlags:" << vm_flags_of(block));
+        BOOST_TEST(vm_flags_of(plain_block).find(" hg ") == std::string::npos);
+    }
+    pool.release(block);
+    plain.release(plain_block);
 }
 
 BOOST_AUTO_TEST_CASE(a_reservation_that_fails_leaves_an_empty_pool) {

@@ -3,12 +3,14 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace assbin::cli {
 
 namespace {
 
-constexpr size_t kGranule = size_t{1} << 16; // lengths rounded up to 64 KiB: fewer odd leftovers
+constexpr size_t kGranule = size_t{1} << 16;  // lengths rounded up to 64 KiB: fewer odd leftovers
+constexpr size_t kHugePage = size_t{2} << 20; // x86-64's and arm64's (4 KiB pages) transparent huge page
 
 size_t rounded(size_t bytes) {
     return (bytes + kGranule - 1) / kGranule * kGranule;
@@ -16,18 +18,31 @@ size_t rounded(size_t bytes) {
 
 } // namespace
 
-LargeBlockPool::LargeBlockPool(size_t reserve, size_t headroom, Resident resident)
+LargeBlockPool::LargeBlockPool(size_t reserve, size_t headroom, Resident resident, bool huge_pages)
     : headroom_(headroom), resident_(resident) {
     reserve = reserve / kGranule * kGranule;
-    void* range =
-        ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (range == MAP_FAILED) return;
-    base_ = static_cast<char*>(range);
+    // One huge page more than the range, so that the range can start on a huge page's boundary.
+    void* mapping = ::mmap(nullptr, reserve + kHugePage, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) return;
+    mapping_ = static_cast<char*>(mapping);
+    mapped_ = reserve + kHugePage;
+    const auto address = reinterpret_cast<uintptr_t>(mapping_);
+    base_ = mapping_ + ((address + kHugePage - 1) / kHugePage * kHugePage - address);
     reserved_ = reserve;
+    // Huge pages where the system gives them on request (transparent_hugepage "madvise", the
+    // default of many distributions; "always" gives them anyway, "never" ignores this). The big
+    // arrays are read in scattered order (vertices through indices, triangles through neighbours),
+    // and with 4 KiB pages most of those reads also miss the TLB; each 2 MiB page is also one fault
+    // instead of 512. Measured in alternating runs of `assbin convert` (four series of 6-8 rounds):
+    // the 977k-triangle grid on two threads 11-26% faster (1.13 -> 0.93 s; system time halved), on
+    // one thread -12% to +5% (within this VM's noise); the corpus set 6-8% faster on one thread;
+    // peaks 1-8 MB higher (pages are filled 2 MiB at a time).
+    if (huge_pages) ::madvise(base_, reserved_, MADV_HUGEPAGE); // refused (no THP): small pages
 }
 
 LargeBlockPool::~LargeBlockPool() {
-    if (base_) ::munmap(base_, reserved_);
+    if (mapping_) ::munmap(mapping_, mapped_);
 }
 
 void LargeBlockPool::insert_merged(Ranges& ranges, char* start, size_t length) {

@@ -12,7 +12,8 @@
 // Blocks are carved from one reserved address range (nothing is committed until touched), split
 // where a kept block is larger than asked and merged with free neighbours when freed, so memory
 // kept for one size serves another. Kept memory beyond the bound is given back (madvise
-// MADV_DONTNEED), largest block first; its address range stays for reuse.
+// MADV_DONTNEED), largest block first; its address range stays for reuse. The range starts on a
+// 2 MiB boundary and asks for transparent huge pages (why: the constructor).
 #pragma once
 
 #include <cstddef>
@@ -40,7 +41,8 @@ class LargeBlockPool {
     // the largest seen so far), less `headroom`: the process grows between the pool's looks, which
     // are only when a block is allocated or freed. Without `resident`, the pool's own blocks in use
     // stand for it. A reservation that fails leaves the pool empty: allocate returns null.
-    LargeBlockPool(size_t reserve, size_t headroom, Resident resident = nullptr);
+    // With `huge_pages`, the range asks for transparent huge pages (MADV_HUGEPAGE).
+    LargeBlockPool(size_t reserve, size_t headroom, Resident resident = nullptr, bool huge_pages = true);
     ~LargeBlockPool();
     LargeBlockPool(const LargeBlockPool&) = delete;
     LargeBlockPool& operator=(const LargeBlockPool&) = delete;
@@ -70,6 +72,8 @@ class LargeBlockPool {
     void keep_within_bound();
     void give_back(Ranges::iterator range, size_t length);
 
+    char* mapping_ = nullptr; // the whole mapping: base_ rounded up to a huge page's boundary
+    size_t mapped_ = 0;
     char* base_ = nullptr;
     size_t reserved_ = 0;
     size_t headroom_ = 0;
