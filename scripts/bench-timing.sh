@@ -27,9 +27,12 @@ best_ms() {
 # milliseconds, space-separated, in the order given. For the rows that are ratios: on a machine whose
 # speed drifts (a VM beside busy neighbours), runs of one command after the other would set one
 # period's speed against another's, and the ratio with it. Failures stop it as best_ms's do.
+# With $rounds_file set, every run's time is also written there ("round function microseconds",
+# the file emptied first) for round_ratio_median.
 best_ms_each() {
     local -A best=()
     local round function start end took status
+    if [ -n "${rounds_file:-}" ]; then : >"$rounds_file"; fi
     for round in $(seq "$runs"); do
         for function in "$@"; do
             if declare -F before_each_run >/dev/null; then before_each_run; fi
@@ -43,11 +46,26 @@ best_ms_each() {
             fi
             took=$(((end - start) / 1000))
             if [ -z "${best[$function]:-}" ] || [ "$took" -lt "${best[$function]}" ]; then best[$function]=$took; fi
+            if [ -n "${rounds_file:-}" ]; then echo "$round $function $took" >>"$rounds_file"; fi
         done
     done
     for function in "$@"; do
         awk -v us="${best[$function]}" 'BEGIN { printf "%.2f ", us / 1000 }'
     done
+}
+
+# round_ratio_median A B: the median over the last best_ms_each's rounds of A's time / B's time in
+# the same round (the runs next to each other in time): a second view of a ratio, less swayed than
+# the ratio of bests by one run that caught a fast moment of a machine whose speed jumps.
+round_ratio_median() {
+    awk -v a="$1" -v b="$2" '$2 == a { ta[$1] = $3 } $2 == b { tb[$1] = $3 }
+        END {
+            n = 0
+            for (r in ta) if (r in tb && tb[r] > 0) ratios[++n] = ta[r] / tb[r]
+            for (i = 2; i <= n; ++i) { v = ratios[i]; for (j = i - 1; j >= 1 && ratios[j] > v; --j) ratios[j + 1] = ratios[j]; ratios[j + 1] = v }
+            if (n == 0) printf "-"
+            else printf "%.2f", (n % 2) ? ratios[(n + 1) / 2] : (ratios[n / 2] + ratios[n / 2 + 1]) / 2
+        }' "$rounds_file"
 }
 
 # bench_arguments SCRIPT ARG...: the options the corpus benchmarks share. Sets runs (--runs N,
