@@ -137,7 +137,8 @@ std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span
 
 // A source mesh after triangulation. Its vertices are copied into `mesh` (renumbered to those the
 // triangles use, in source order; normals and tangents generated where missing), except when the
-// dump already holds every attribute AEM needs and the triangles use every vertex: then they are
+// triangles use every vertex and the dump already holds every attribute AEM needs, or all but the
+// tangents (with finite normals and UVs; the tangents are then made after baking): then they are
 // read in place (`in_place`), which spares copying the largest arrays. Likewise a mesh whose faces
 // are all good triangles lends its index array (`source_triangles`) instead of copying it.
 struct PreparedMesh {

@@ -3,12 +3,15 @@
 #include "support/fixtures.hpp"
 
 #include "algorithms.hpp"
+#include "pipeline.hpp"
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numbers>
 #include <set>
 
@@ -216,6 +219,71 @@ BOOST_AUTO_TEST_CASE(generated_tangents_match_the_ones_assimp_stored_for_a_clean
         within_one_degree += stored.dot(mesh.tangents[v]) > std::cos(std::numbers::pi_v<float> / 180) ? 1 : 0;
     }
     BOOST_TEST(within_one_degree == mesh.vertex_count());
+}
+
+// The usual dump holds normals and UVs but no tangents (Assimp writes them only when asked to
+// compute them): its arrays are read in place, the tangents made after baking, and the model is the
+// one the copying path makes (that path is taken here by one vertex no face uses).
+BOOST_AUTO_TEST_CASE(a_mesh_lacking_only_tangents_is_read_in_place_and_converts_as_a_copy_would) {
+    namespace detail = assbin::converter::detail;
+    assbin::Scene scene =
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/FBX__huesitos.fbx.assbin"));
+    assbin::Mesh& mesh = scene.meshes[0];
+    mesh.tangents.reset();
+    mesh.bitangents.reset();
+    BOOST_TEST_REQUIRE(mesh.normals.has_value());
+    BOOST_TEST_REQUIRE(!mesh.uv_channels.empty());
+
+    std::vector<std::string> warnings;
+    detail::Report report(warnings);
+    assbin::converter::ConvertStats stats;
+    const assbin::converter::ConvertOptions options;
+    const detail::PreparedMesh prepared = detail::triangulate_mesh(mesh, 0, options, report, stats);
+    BOOST_TEST(prepared.in_place);
+    BOOST_TEST(prepared.tangents_after_baking);
+    BOOST_TEST(prepared.source_triangles == nullptr); // polygons among its faces: triangles of its own
+    const detail::VertexView view = detail::view_of(prepared, mesh, options);
+    BOOST_TEST(view.normals == mesh.normals->values.data());
+    BOOST_TEST(view.tangents == nullptr);
+
+    assbin::Scene copied = scene;
+    assbin::Mesh& extended = copied.meshes[0];
+    extended.positions->values.emplace_back(0.5f, 0.5f, 0.5f);
+    extended.normals->values.push_back(assbin::Vec3::UnitZ());
+    for (assbin::UvChannel& channel : extended.uv_channels)
+        channel.values.push_back(assbin::Vec3::Zero());
+    for (auto& colours : extended.color_sets)
+        colours.values.push_back(colours.values.front());
+    ++extended.vertex_count;
+    const detail::PreparedMesh copy = detail::triangulate_mesh(extended, 0, options, report, stats);
+    BOOST_TEST(!copy.in_place);
+
+    const assbin::converter::ConvertResult in_place = assbin::converter::convert(scene);
+    const assbin::converter::ConvertResult by_copy = assbin::converter::convert(copied);
+    BOOST_TEST(in_place.stats.meshes_tangents_generated == 1u);
+    BOOST_TEST(by_copy.stats.meshes_tangents_generated == 1u);
+    BOOST_TEST(in_place.warnings == by_copy.warnings, boost::test_tools::per_element());
+    BOOST_TEST(in_place.model.indices == by_copy.model.indices, boost::test_tools::per_element());
+    BOOST_TEST_REQUIRE(in_place.model.vertices.size() == by_copy.model.vertices.size());
+    BOOST_TEST(std::memcmp(in_place.model.vertices.data(), by_copy.model.vertices.data(),
+                           in_place.model.vertices.size() * sizeof(aem::Vertex)) == 0);
+    for (const aem::Vertex& v : in_place.model.vertices)
+        BOOST_TEST(std::abs(v.tangent.norm() - 1) < kTolerance);
+
+    // Plain triangles lend their indices as well.
+    const assbin::Scene triangle =
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"));
+    const assbin::Mesh& plain = triangle.meshes[0];
+    BOOST_TEST_REQUIRE(!plain.tangents.has_value());
+    const detail::PreparedMesh lent = detail::triangulate_mesh(plain, 0, options, report, stats);
+    BOOST_TEST(lent.in_place);
+    BOOST_TEST(lent.tangents_after_baking);
+    BOOST_TEST(lent.source_triangles == &plain.faces.indices);
+
+    // A NaN normal is copied, zeroed and reported, as before: reading it in place would bake it.
+    mesh.normals->values[0].x() = std::numeric_limits<float>::quiet_NaN();
+    BOOST_TEST(!detail::triangulate_mesh(mesh, 0, options, report, stats).in_place);
+    BOOST_TEST(warnings.size() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -132,7 +132,11 @@ void generate_normals(TriangleMesh& mesh, float crease_degrees) {
 namespace detail {
 
 void complete_normals_tangents(PreparedMesh& prepared, const ConvertOptions& options, ConvertStats& stats) {
-    if (prepared.in_place || !prepared.has_triangles()) return; // in place: nothing is missing
+    if (!prepared.has_triangles()) return;
+    if (prepared.in_place) { // nothing is missing, or only the tangents, made after baking
+        stats.meshes_tangents_generated += prepared.tangents_after_baking ? 1 : 0;
+        return;
+    }
     TriangleMesh& mesh = prepared.mesh;
     if (mesh.normals.empty()) {
         generate_normals(mesh, options.crease_angle_degrees);

@@ -173,6 +173,42 @@ bool readable_in_place(const assbin::Mesh& mesh, const ConvertOptions& options) 
     return options.uv_channel >= mesh.uv_channels.size() || uv_channel(mesh, options);
 }
 
+template <class V>
+bool all_finite(const std::vector<V>& values) {
+    return std::all_of(values.begin(), values.end(), [](const V& value) { return value.allFinite(); });
+}
+
+// Whether the dump's arrays can be baked as they are but for the tangents, which MikkTSpace makes
+// after baking (the usual dump: Assimp writes tangents only when asked to compute them): normals
+// and the chosen UVs present, and finite (copying would zero and report a NaN; baking reads the
+// dump's values as they are, so a mesh holding one is copied). Copying the attributes of the grid's
+// 490k vertices cost 20 ms, on one thread, before anything else could start.
+bool readable_in_place_but_tangents(const assbin::Mesh& mesh, const ConvertOptions& options) {
+    const size_t count = mesh.positions->values.size();
+    const assbin::UvChannel* uvs = uv_channel(mesh, options);
+    if (!has_values(mesh.normals, count) || !uvs) return false;
+    if (uvs->component_count == 1) { // v is never read
+        const bool u_finite = std::all_of(uvs->values.begin(), uvs->values.end(),
+                                          [](const Eigen::Vector3f& uv) { return std::isfinite(uv.x()); });
+        if (!u_finite) return false;
+    } else if (!std::all_of(uvs->values.begin(), uvs->values.end(), [](const Eigen::Vector3f& uv) {
+                   return std::isfinite(uv.x()) && std::isfinite(uv.y());
+               })) {
+        return false;
+    }
+    return all_finite(mesh.normals->values);
+}
+
+// Marks `out` as read in place when the dump's arrays allow it (see PreparedMesh).
+void read_in_place_if_possible(const assbin::Mesh& mesh, const ConvertOptions& options, PreparedMesh& out) {
+    if (readable_in_place(mesh, options)) {
+        out.in_place = true;
+    } else if (readable_in_place_but_tangents(mesh, options)) {
+        out.in_place = true;
+        out.tangents_after_baking = true;
+    }
+}
+
 // Renumbers `triangles` to the vertices they use, in source order; returns those vertices, or an
 // empty list when they are all of them (the usual case: nothing is renumbered).
 std::vector<uint32_t> used_vertices(size_t vertex_count, std::vector<uint32_t>& triangles) {
@@ -238,10 +274,12 @@ PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, con
     }
     const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
     bool all_used = false;
-    if (plain_triangles(mesh, positions, all_used) && all_used && readable_in_place(mesh, options)) {
-        out.in_place = true; // nothing to renumber, drop or generate: read the dump's arrays
-        out.source_triangles = &mesh.faces.indices;
-        return out;
+    if (plain_triangles(mesh, positions, all_used) && all_used) {
+        read_in_place_if_possible(mesh, options, out);
+        if (out.in_place) { // nothing to renumber, drop or generate: read the dump's arrays
+            out.source_triangles = &mesh.faces.indices;
+            return out;
+        }
     }
     FaceTally tally;
     std::vector<uint32_t> triangles = triangles_of(mesh, positions, tally);
@@ -250,7 +288,7 @@ PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, con
 
     const std::vector<uint32_t> used = used_vertices(positions.size(), triangles);
     out.mesh.triangles = std::move(triangles);
-    out.in_place = used.empty() && readable_in_place(mesh, options);
+    if (used.empty()) read_in_place_if_possible(mesh, options, out);
     if (!out.in_place) copy_vertices(mesh, mesh_index, options, used, out.mesh, report);
     return out;
 }
@@ -261,8 +299,10 @@ VertexView view_of(const PreparedMesh& prepared, const assbin::Mesh& source, con
         view.count = source.positions->values.size();
         view.positions = source.positions->values.data();
         view.normals = source.normals->values.data();
-        view.tangents = source.tangents->values.data();
-        view.bitangents = source.bitangents->values.data();
+        if (!prepared.tangents_after_baking) {
+            view.tangents = source.tangents->values.data();
+            view.bitangents = source.bitangents->values.data();
+        }
         if (const assbin::UvChannel* uvs = uv_channel(source, options)) {
             view.source_uvs = uvs->values.data();
             view.one_component_uvs = uvs->component_count == 1;
