@@ -34,9 +34,9 @@ LargeBlockPool::LargeBlockPool(size_t reserve, size_t headroom, Resident residen
     // default of many distributions; "always" gives them anyway, "never" ignores this). The big
     // arrays are read in scattered order (vertices through indices, triangles through neighbours),
     // and with 4 KiB pages most of those reads also miss the TLB; each 2 MiB page is also one fault
-    // instead of 512. Measured in alternating runs of `assbin convert` (four series of 6-8 rounds):
+    // instead of 512. Measured in alternating runs of `assbin convert` (five series of 6-8 rounds):
     // the 977k-triangle grid on two threads 11-26% faster (1.13 -> 0.93 s; system time halved), on
-    // one thread -12% to +5% (within this VM's noise); the corpus set 6-8% faster on one thread;
+    // one thread -12% to +6% (within this VM's noise); the corpus set 6-8% faster on one thread;
     // peaks 1-8 MB higher (pages are filled 2 MiB at a time).
     if (huge_pages) ::madvise(base_, reserved_, MADV_HUGEPAGE); // refused (no THP): small pages
 }
