@@ -3,6 +3,7 @@
 // across sizes, and given back to the kernel once what the process holds would pass the most it
 // held before (given-back pages read as zero); the range asks for transparent huge pages.
 #include "large_block_pool.hpp"
+#include "support/skip.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -163,7 +164,7 @@ BOOST_AUTO_TEST_CASE(give_back_kept_empties_the_pool_and_foreign_pointers_are_ig
     BOOST_TEST(pool.allocate(kReserve + 1) == nullptr); // the caller allocates elsewhere
 }
 
-BOOST_AUTO_TEST_CASE(the_range_starts_on_a_huge_page_and_asks_for_huge_pages) {
+BOOST_AUTO_TEST_CASE(the_range_starts_on_a_huge_page_and_asks_for_huge_pages, *assbin_test::may_skip()) {
     constexpr size_t kHugePage = 2 * kMiB;
     LargeBlockPool pool(kReserve, 0);
     void* block = pool.allocate(8 * kMiB);
@@ -172,13 +173,11 @@ BOOST_AUTO_TEST_CASE(the_range_starts_on_a_huge_page_and_asks_for_huge_pages) {
     LargeBlockPool plain(kReserve, 0, nullptr, false);
     void* plain_block = plain.allocate(8 * kMiB);
     BOOST_REQUIRE(plain_block != nullptr);
-    if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
-        BOOST_TEST_MESSAGE("SKIPPED: this kernel has no transparent huge pages; the hint is not checked");
-    } else {
-        // "hg": the mapping is marked MADV_HUGEPAGE.
-        BOOST_TEST(vm_flags_of(block).find(" hg ") != std::string::npos, "VmFlags:" << vm_flags_of(block));
-        BOOST_TEST(vm_flags_of(plain_block).find(" hg ") == std::string::npos);
-    }
+    if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled"))
+        assbin_test::skip_check("huge pages: this kernel has no transparent huge pages");
+    // "hg": the mapping is marked MADV_HUGEPAGE.
+    BOOST_TEST(vm_flags_of(block).find(" hg ") != std::string::npos, "VmFlags:" << vm_flags_of(block));
+    BOOST_TEST(vm_flags_of(plain_block).find(" hg ") == std::string::npos);
     pool.release(block);
     plain.release(plain_block);
 }
