@@ -18,6 +18,25 @@ corpus_option=()
 [ -n "${ASSBIN_CORPUS_DIR:-}" ] && corpus_option=(-DASSBIN_CORPUS_DIR="$ASSBIN_CORPUS_DIR")
 jobs=$(nproc)
 
+# Each step's start is printed, and at the end how long each took: CI must finish within its budget
+# (90 minutes on a fresh 2-core machine), and this says where the time goes.
+step_names=()
+step_starts=()
+step() {
+    step_names+=("$1")
+    step_starts+=("$SECONDS")
+    echo "== $1 (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+}
+print_step_times() {
+    local k end
+    echo "== Time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s):"
+    for k in "${!step_names[@]}"; do
+        end=${step_starts[$((k + 1))]:-$SECONDS}
+        printf '  %4d s  %s\n' "$((end - step_starts[k]))" "${step_names[$k]}"
+    done
+}
+
+step "Packages (apt-get, npm)"
 # chromium: the cmp --html report is opened in a real browser; nodejs and npm: the original MikkTSpace
 # (npm package `mikktspace`, WebAssembly, pinned in tests/tangents/package-lock.json) is the
 # reference the converter's tangents are checked against.
@@ -29,7 +48,9 @@ run_suite() { # build-dir, then extra CMake options
     local dir=$1
     shift
     cmake -S . -B "$dir" -DASSBIN_BUILD_TESTS=ON -DASSBIN_WERROR=ON "${corpus_option[@]}" "$@" >/dev/null
+    local started=$SECONDS
     cmake --build "$dir" -j "$jobs"
+    echo "== $dir built in $((SECONDS - started)) s"
     (cd "$dir" && ctest --output-on-failure -j "$jobs")
     # What could not run here, and why (each such check prints "SKIPPED: why"; under CI=true a
     # skip fails its test instead: CI is set up to run everything).
@@ -41,18 +62,19 @@ run_suite() { # build-dir, then extra CMake options
     fi
 }
 
-echo "== Release build and tests"
+step "Release build and tests"
 run_suite build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_BENCHMARKS=ON
-echo "== Install: prefix, consumer project, shared libraries, Debian packages (scripts/check-install.sh)"
+step "Install: prefix, consumer project, shared libraries, Debian packages (scripts/check-install.sh)"
 install_checks=(--build-dir build)
 [ "$quick" -eq 1 ] && install_checks+=(--static-only)
 scripts/check-install.sh "${install_checks[@]}"
 if [ "$quick" -eq 0 ]; then
-    echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+    step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
-    echo "== Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
+    step "Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
     scripts/fuzz.sh --seconds "${ASSBIN_FUZZ_SECONDS:-60}"
-    echo "== Coverage of the reader and converter from the fuzz corpora (llvm-cov; the reader must reach 90%)"
+    step "Coverage of the reader and converter from the fuzz corpora (llvm-cov; the reader must reach 90%)"
     scripts/fuzz-coverage.sh --require-reader 90
 fi
+print_step_times
