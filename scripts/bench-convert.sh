@@ -11,6 +11,10 @@
 #     against the AEM written, memory faulted in against the peak), discs of 30k/300k/3M triangles
 #     around one vertex and 64 grids stacked at one spot (time per triangle must stay flat; the 3M
 #     disc's memory faulted in), a 65,535-corner polygon.
+# First, what fresh memory costs on this machine (assbin_fresh_memory_bench: first writes with 4 KiB
+# and 2 MiB pages against memset): a big convert's arrays are mostly fresh pages, and on a VM whose
+# host takes back idle memory a huge page can cost ten times more after a pause than just freed, so
+# the same program's times move with what ran just before it.
 #   scripts/bench-convert.sh [--runs N] [--corpus DIR]     best of N runs (default 3)
 # The commands a ratio compares (--jobs 1, --jobs 2 and Assimp on the same input) run in turn, round
 # by round (best_ms_each), so that a machine whose speed drifts does not favour the one run first.
@@ -26,7 +30,8 @@ bench_arguments "$0" "$@"
 scripts/install-deps.sh libassimp-dev time
 # The benchmarks live under tests/ (an install check may have configured build/ without them).
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes assbin_assimp_import >/dev/null
+cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes assbin_assimp_import \
+    assbin_fresh_memory_bench >/dev/null
 assbin=build/bin/assbin
 assimp=build/bin/assbin_assimp_import
 
@@ -87,6 +92,10 @@ one_two_assimp_ms() {
         best_ms_each convert_one convert_two
     fi
 }
+
+echo "This machine's fresh memory (assbin_fresh_memory_bench):"
+build/bin/assbin_fresh_memory_bench --mib 256 --idle 3
+echo
 
 printf '%-52s %12s %12s %8s  %s\n' "input" "assbin" "yardstick" "ratio" "target"
 row() { printf '%-52s %12s %12s %8s  %s\n' "$@"; }
