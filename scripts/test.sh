@@ -70,8 +70,12 @@ install_checks=(--build-dir build)
 scripts/check-install.sh "${install_checks[@]}"
 if [ "$quick" -eq 0 ]; then
     step "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+    # -O1 with line tables only (-g1): the sanitizers' reports still name each frame's file and line,
+    # and the build takes about half as long as at -O2 -g (a converter test file: 55 -> 28 s), the
+    # largest step of a CI run (34 of its 75 minutes at -O2 -g).
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
+        run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+        -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
     step "Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
     scripts/fuzz.sh --seconds "${ASSBIN_FUZZ_SECONDS:-60}"
     step "Coverage of the reader and converter from the fuzz corpora (llvm-cov; the reader must reach 90%)"
