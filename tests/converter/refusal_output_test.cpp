@@ -131,6 +131,23 @@ BOOST_AUTO_TEST_CASE(a_failed_texture_write_leaves_no_model_and_no_temporary) {
     BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box_0.png"}));
 }
 
+// A model of several writeback steps (AtomicFile hands each 8 MiB written to the disk while the rest
+// is written): every byte arrives, in order, and the file reads back whole.
+BOOST_AUTO_TEST_CASE(a_model_larger_than_the_writeback_step_reads_back_whole) {
+    assbin_test::TempDir temp;
+    ConvertResult result = textured_result();
+    aem::Model& model = result.model;
+    const size_t original = model.vertices.size();
+    model.vertices.resize(250'000); // 23 MB of vertices: two steps and a remainder
+    for (size_t v = original; v < model.vertices.size(); ++v) {
+        model.vertices[v] = model.vertices[v % original];
+        model.vertices[v].position.x() = static_cast<float>(v); // each record tells where it belongs
+    }
+    assbin::converter::write_output(result, temp.path() / "box.aem");
+    BOOST_TEST(fs::file_size(temp.path() / "box.aem") > size_t{16} << 20);
+    BOOST_TEST((aem::read_file(temp.path() / "box.aem") == model));
+}
+
 BOOST_AUTO_TEST_CASE(an_existing_output_is_replaced_whole) {
     assbin_test::TempDir temp;
     std::ofstream(temp.path() / "box.aem") << "old content";
