@@ -2,9 +2,18 @@
 // triangles, and the frames of the groups computed while later groups are still being built
 // (build_groups_and_frames: without a kept run, on more than one thread, above 16,384 healthy
 // triangles) must give every corner, and every frame in the list, bit for bit what one thread gives.
+// The frames written into the vertices by ranges of vertices (output_tangents.cpp: on more than one
+// thread, from 262,144 corners) must give the vertices, their copies and the corners what one
+// thread gives.
 #include "mikktspace_fixtures.hpp"
 
+#include "pipeline.hpp"
+
 #include <boost/test/unit_test.hpp>
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
 
 namespace {
 
@@ -63,6 +72,22 @@ void add_three_on_an_edge(TiledMesh& mesh) {
     mesh.triangles.insert(mesh.triangles.end(), {b, a, d});
 }
 
+bool same_bits(const std::vector<aem::Vertex>& a, const std::vector<aem::Vertex>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(aem::Vertex)) == 0;
+}
+
+// The triangles in another order (a fixed stride through them), so that the corners of vertices far
+// apart in the numbering, and the copies they make, alternate.
+std::vector<uint32_t> strided(const std::vector<uint32_t>& triangles) {
+    const size_t count = triangles.size() / 3, stride = 7919; // prime, not a factor of the count
+    BOOST_TEST_REQUIRE(count % stride != 0);
+    std::vector<uint32_t> out;
+    out.reserve(triangles.size());
+    for (size_t k = 0, t = 0; k < count; ++k, t = (t + stride) % count)
+        out.insert(out.end(), triangles.begin() + 3 * t, triangles.begin() + 3 * t + 3);
+    return out;
+}
+
 size_t frames_differing(const MeshFrames& a, const MeshFrames& b) {
     if (a.frames.size() != b.frames.size()) return std::max(a.frames.size(), b.frames.size());
     size_t differing = 0;
@@ -102,6 +127,48 @@ BOOST_AUTO_TEST_CASE(frames_on_threads_are_one_threads_bit_for_bit) {
             const MeshFrames many = mikktspace_frames(points, mesh.triangles, threads);
             BOOST_TEST(frames_differing(one, many) == 0u, threads << " threads, round " << round);
             BOOST_TEST((one.corner_frame == many.corner_frame), threads << " threads, round " << round);
+        }
+    }
+}
+
+// The mesh's vertices without tangents, equal records made one: the vertices the converter's
+// output had split for their frames are joined again, so that writing the frames splits them anew.
+TiledMesh without_frames(const TiledMesh& mesh) {
+    TiledMesh out;
+    std::unordered_map<std::string, uint32_t> number;
+    std::vector<uint32_t> renumbered(mesh.vertices.size());
+    for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+        aem::Vertex vertex = mesh.vertices[v];
+        vertex.tangent.setZero();
+        vertex.bitangent.setZero();
+        const std::string bytes(reinterpret_cast<const char*>(&vertex), sizeof vertex);
+        const auto [at, fresh] = number.emplace(bytes, static_cast<uint32_t>(out.vertices.size()));
+        if (fresh) out.vertices.push_back(vertex);
+        renumbered[v] = at->second;
+    }
+    for (const uint32_t index : mesh.triangles)
+        out.triangles.push_back(renumbered[index]);
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(frames_written_by_ranges_of_vertices_are_one_threads_bit_for_bit) {
+    const TiledMesh mesh = without_frames(tiled_fixtures(40));
+    BOOST_TEST_REQUIRE(mesh.triangles.size() >= size_t{1} << 18); // the size from which threads write
+    const std::vector<uint8_t> wanted(mesh.vertices.size(), 1);
+    for (const std::vector<uint32_t>& order : {mesh.triangles, strided(mesh.triangles)}) {
+        std::vector<aem::Vertex> one_vertices = mesh.vertices;
+        std::vector<uint32_t> one_triangles = order;
+        const std::vector<uint32_t> one_copies =
+            assbin::converter::detail::write_tangent_frames(one_vertices, one_triangles, wanted, true, 1);
+        BOOST_TEST(one_copies.size() > 100u); // seams and mirrored islands split vertices
+        for (const unsigned threads : {2u, 3u, 5u}) {
+            std::vector<aem::Vertex> vertices = mesh.vertices;
+            std::vector<uint32_t> triangles = order;
+            const std::vector<uint32_t> copies =
+                assbin::converter::detail::write_tangent_frames(vertices, triangles, wanted, true, threads);
+            BOOST_TEST((copies == one_copies), threads << " threads");
+            BOOST_TEST((triangles == one_triangles), threads << " threads");
+            BOOST_TEST(same_bits(vertices, one_vertices), threads << " threads");
         }
     }
 }

@@ -8,6 +8,7 @@
 #include "geometry/mikktspace.hpp"
 #include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
+#include "run_tasks.hpp"
 
 #include <cstring>
 #include <optional>
@@ -17,6 +18,19 @@ namespace assbin::converter::detail {
 namespace {
 
 constexpr uint32_t kNoCopy = ~0u;
+// From this many corners, on more than one thread, the frames are written by ranges of vertices
+// (RangeFrameWriter); below, starting threads costs more than the pass.
+constexpr size_t kCornersWrittenOnThreads = size_t{1} << 18;
+
+// The tangent pair of frame `frame` at a vertex of `normal`: a function of the two alone.
+TangentPair pair_at(const CornerFrame& frame, const Eigen::Vector3f& normal, bool positive_zeros) {
+    TangentPair value = tangent_pair(frame, normal);
+    if (positive_zeros) { // one bit pattern per value for the weld, as emit_geometry does
+        value.tangent.array() += 0.0f;
+        value.bitangent.array() += 0.0f;
+    }
+    return value;
+}
 
 // The frames given to the vertices: the first corner to reach a vertex sets it; a corner whose frame
 // matches none of the vertex's copies gets a new copy, appended. A frame shared by corners is shared
@@ -72,12 +86,7 @@ class FrameWriter {
     }
 
     TangentPair pair_of(uint32_t frame, uint32_t v) const {
-        TangentPair value = tangent_pair(frames_.frames[frame], vertices_[v].normal);
-        if (positive_zeros_) { // one bit pattern per value for the weld, as emit_geometry does
-            value.tangent.array() += 0.0f;
-            value.bitangent.array() += 0.0f;
-        }
-        return value;
+        return pair_at(frames_.frames[frame], vertices_[v].normal, positive_zeros_);
     }
     TangentPair cached_pair(uint32_t frame, uint32_t v) {
         const Eigen::Vector3f& normal = vertices_[v].normal;
@@ -107,6 +116,145 @@ class FrameWriter {
     std::vector<uint8_t> paired_;
     std::vector<uint32_t> last_frame_, last_at_; // per vertex given: the last frame seen, where it went
 };
+
+// FrameWriter's result on several threads, for big meshes (the grid's 2.9 million corners: a serial
+// step both threads waited for). Each thread owns a range of the vertices and goes through every
+// corner in order, placing those of its own vertices exactly as FrameWriter would: the first corner
+// to reach a vertex sets it, a corner whose frame matches none of the vertex's copies makes one. A
+// vertex and its copies are only ever seen by their owner, so the owners' steps are FrameWriter's
+// steps, taken apart. Only the copies' numbers depend on the other ranges (FrameWriter numbers them
+// in the order of the corners that make them): each owner keeps its copies with the corner that made
+// them, and once all are done the copies are numbered in corner order and appended, and the
+// corners sent to a copy are pointed at its number. No pair is cached across vertices (FrameWriter's
+// cache only saves recomputing the same pair: the values are the same).
+class RangeFrameWriter {
+  public:
+    struct Copy {
+        uint32_t source; // the original vertex
+        uint32_t next;   // the next copy of the same vertex (its local number + first_copy), or kNoCopy
+        uint32_t corner; // the corner that made it
+        TangentPair value;
+    };
+    struct Redirect {
+        uint32_t corner;
+        uint32_t copy; // local number + first_copy
+    };
+
+    // `assigned`, `next_copy`, `last_frame` and `last_at` are shared arrays of one entry per vertex,
+    // of which this writer touches only [first, last).
+    RangeFrameWriter(std::vector<aem::Vertex>& vertices, const MeshFrames& frames, bool positive_zeros,
+                     uint32_t first, uint32_t last, uint8_t* assigned, uint32_t* next_copy,
+                     uint32_t* last_frame, uint32_t* last_at)
+        : vertices_(vertices), frames_(frames), positive_zeros_(positive_zeros),
+          first_copy_(static_cast<uint32_t>(vertices.size())), first_(first), last_(last),
+          assigned_(assigned), next_copy_(next_copy), last_frame_(last_frame), last_at_(last_at) {}
+
+    void run(std::span<const uint32_t> corners) {
+        for (size_t c = 0; c < corners.size(); ++c) {
+            const uint32_t v = corners[c];
+            if (v < first_ || v >= last_) continue;
+            const uint32_t frame = frames_.corner_frame[c];
+            uint32_t at;
+            if (last_frame_[v] == frame) {
+                at = last_at_[v];
+            } else {
+                last_frame_[v] = frame;
+                at = place(v, frame, static_cast<uint32_t>(c));
+                last_at_[v] = at;
+            }
+            if (at >= first_copy_) redirects_.push_back({static_cast<uint32_t>(c), at});
+        }
+    }
+
+    const std::vector<Copy>& copies() const { return copies_; }
+    const std::vector<Redirect>& redirects() const { return redirects_; }
+
+  private:
+    uint32_t place(uint32_t v, uint32_t frame, uint32_t corner) {
+        const TangentPair value = pair_at(frames_.frames[frame], vertices_[v].normal, positive_zeros_);
+        if (!assigned_[v]) {
+            assigned_[v] = 1;
+            vertices_[v].tangent = value.tangent;
+            vertices_[v].bitangent = value.bitangent;
+            return v;
+        }
+        uint32_t at = v;
+        while (!(value_of(at) == value) && next_of(at) != kNoCopy)
+            at = next_of(at);
+        if (value_of(at) == value) return at;
+        const uint32_t copy = first_copy_ + static_cast<uint32_t>(copies_.size());
+        (at < first_copy_ ? next_copy_[at] : copies_[at - first_copy_].next) = copy;
+        copies_.push_back({v, kNoCopy, corner, value});
+        return copy;
+    }
+
+    TangentPair value_of(uint32_t at) const {
+        if (at >= first_copy_) return copies_[at - first_copy_].value;
+        return {vertices_[at].tangent, vertices_[at].bitangent};
+    }
+    uint32_t next_of(uint32_t at) const {
+        return at >= first_copy_ ? copies_[at - first_copy_].next : next_copy_[at];
+    }
+
+    std::vector<aem::Vertex>& vertices_;
+    const MeshFrames& frames_;
+    bool positive_zeros_;
+    uint32_t first_copy_; // local copy k is numbered first_copy_ + k until all are numbered
+    uint32_t first_, last_;
+    uint8_t* assigned_;
+    uint32_t *next_copy_, *last_frame_, *last_at_;
+    std::vector<Copy> copies_;
+    std::vector<Redirect> redirects_;
+};
+
+// Every corner of `corners` given its frame (frames.corner_frame[c]) as FrameWriter gives it, on
+// `threads` threads; returns the copies' sources.
+std::vector<uint32_t> write_frames_by_ranges(std::vector<aem::Vertex>& vertices, const MeshFrames& frames,
+                                             std::span<uint32_t> corners, bool positive_zeros,
+                                             unsigned threads) {
+    const size_t count = vertices.size();
+    std::vector<uint8_t> assigned(count, 0);
+    std::vector<uint32_t> next_copy(count, kNoCopy), last_frame(count, kNoCopy), last_at(count, kNoCopy);
+    std::vector<RangeFrameWriter> writers;
+    writers.reserve(threads);
+    for (unsigned k = 0; k < threads; ++k)
+        writers.emplace_back(vertices, frames, positive_zeros, static_cast<uint32_t>(count * k / threads),
+                             static_cast<uint32_t>(count * (k + 1) / threads), assigned.data(),
+                             next_copy.data(), last_frame.data(), last_at.data());
+    assbin_common::run_tasks(threads, threads, [&](size_t k) { writers[k].run(corners); });
+
+    // The copies numbered in the order of the corners that made them (each writer's are in that
+    // order already: a merge), appended; then the corners sent to them.
+    std::vector<std::vector<uint32_t>> number(threads);
+    std::vector<size_t> taken(threads, 0);
+    size_t total = 0;
+    for (unsigned k = 0; k < threads; ++k) {
+        number[k].resize(writers[k].copies().size());
+        total += writers[k].copies().size();
+    }
+    std::vector<uint32_t> copy_sources;
+    copy_sources.reserve(total);
+    vertices.reserve(count + total);
+    for (size_t n = 0; n < total; ++n) {
+        unsigned from = threads;
+        for (unsigned k = 0; k < threads; ++k) {
+            if (taken[k] == writers[k].copies().size()) continue;
+            if (from == threads ||
+                writers[k].copies()[taken[k]].corner < writers[from].copies()[taken[from]].corner)
+                from = k;
+        }
+        const RangeFrameWriter::Copy& copy = writers[from].copies()[taken[from]];
+        number[from][taken[from]++] = static_cast<uint32_t>(vertices.size());
+        vertices.push_back(vertices[copy.source]);
+        vertices.back().tangent = copy.value.tangent;
+        vertices.back().bitangent = copy.value.bitangent;
+        copy_sources.push_back(copy.source);
+    }
+    for (unsigned k = 0; k < threads; ++k)
+        for (const RangeFrameWriter::Redirect& redirect : writers[k].redirects())
+            corners[redirect.corner] = number[k][redirect.copy - count];
+    return copy_sources;
+}
 
 template <class T>
 void permute(std::vector<T>& values, const std::vector<uint32_t>& new_index) {
@@ -188,10 +336,16 @@ std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, s
         const MeshFrames frames = from ? reordered_frames(previous->frames, *from)
                                        : mikktspace_frames(points, triangles.first(whole), threads,
                                                            keeping ? &keep->frames : nullptr, identities);
-        FrameWriter writer(vertices, frames, positive_zeros);
-        for (size_t c = 0; c < whole; ++c)
-            writer.write(triangles[c], frames.corner_frame[c]);
-        std::vector<uint32_t> copies = writer.take_copy_sources();
+        std::vector<uint32_t> copies;
+        if (threads > 1 && whole >= kCornersWrittenOnThreads) {
+            copies =
+                write_frames_by_ranges(vertices, frames, triangles.first(whole), positive_zeros, threads);
+        } else {
+            FrameWriter writer(vertices, frames, positive_zeros);
+            for (size_t c = 0; c < whole; ++c)
+                writer.write(triangles[c], frames.corner_frame[c]);
+            copies = writer.take_copy_sources();
+        }
         if (keeping && keep->usable()) {
             keep->triangles.assign(triangles.begin(), triangles.begin() + static_cast<std::ptrdiff_t>(whole));
             if (copies.empty() || !index_kept_triangles(*keep)) keep->clear(); // not ordered again
