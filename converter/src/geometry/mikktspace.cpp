@@ -727,17 +727,9 @@ void frames_of_groups(const Work& work, WholeGroupFrames& whole, MeshFrames& out
         for (size_t g = 0; g < groups; ++g)
             work.keep->preserving[g] = work.groups[g].preserving;
     }
-    if (all_whole) out.frames = std::move(whole.frames); // else numbered again below, split groups' in place
-    GroupScratch scratch;
-    for (size_t g = 0; g < groups; ++g) {
+    // Group g's members' corners take frame `index`.
+    const auto assign = [&](size_t g, uint32_t index) {
         const Group& group = work.groups[g];
-        if (!whole.whole[g]) {
-            frames_of_split_group(work, static_cast<uint32_t>(g), scratch, out);
-            continue;
-        }
-        if (!all_whole) out.frames.push_back(whole.frames[1 + g]);
-        const uint32_t index =
-            all_whole ? static_cast<uint32_t>(1 + g) : static_cast<uint32_t>(out.frames.size() - 1);
         for (uint32_t k = group.first; k < group.first + group.count; ++k) {
             const uint32_t f = work.members[k];
             const uint32_t corner = 3 * f + work.corner_of(f, group.identity);
@@ -746,6 +738,23 @@ void frames_of_groups(const Work& work, WholeGroupFrames& whole, MeshFrames& out
                 work.keep->group[corner] =
                     static_cast<uint32_t>(g) | (work.triangles[f].any() ? ReorderableFrames::kNoTerm : 0);
         }
+    };
+    if (all_whole) { // group g's frame is frames[1 + g]: the groups in chunks, on the threads
+        out.frames = std::move(whole.frames);
+        in_chunks(work, groups, [&](size_t first, size_t last) { // a corner is in one group only
+            for (size_t g = first; g < last; ++g)
+                assign(g, static_cast<uint32_t>(1 + g));
+        });
+        return;
+    }
+    GroupScratch scratch; // numbered again, split groups' frames in place
+    for (size_t g = 0; g < groups; ++g) {
+        if (!whole.whole[g]) {
+            frames_of_split_group(work, static_cast<uint32_t>(g), scratch, out);
+            continue;
+        }
+        out.frames.push_back(whole.frames[1 + g]);
+        assign(g, static_cast<uint32_t>(out.frames.size() - 1));
     }
 }
 

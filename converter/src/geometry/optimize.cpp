@@ -113,13 +113,19 @@ class GeometryOptimizer {
         local_ = indices; // numbered within the group while it is optimised, in place
         for (uint32_t& index : local_)
             index -= group.first_vertex;
-        result_.stats.source_vertices_transformed += vertices_transformed(local_, source.size());
+        // The source order's cache statistic (the report's "source order" ACMR) reads the triangles
+        // as the weld does, before the weld renumbers them: beside it, on a thread to spare.
+        size_t source_transformed = 0;
+        const auto source_statistic = [&] {
+            source_transformed = vertices_transformed(local_, source.size());
+        };
 
         // When this group's source records are all the vertex section still holds (one big mesh),
         // they are welded in the section's own array, which becomes `welded_`, or else given back
         // now that `welded_` has them, before the tangent frames' arrays arrive.
         const bool released = written_ == 0 && first + group.vertex_count == model.vertices.size();
-        size_t unique = weld(source, first, released && first == 0);
+        size_t unique = weld(source, first, released && first == 0, source_statistic);
+        result_.stats.source_vertices_transformed += source_transformed;
         if (released) {
             std::vector<aem::Vertex>().swap(model.vertices);
             if (options_.record_vertex_origins) std::vector<VertexOrigin>().swap(result_.vertex_origins);
@@ -156,13 +162,43 @@ class GeometryOptimizer {
         } else {
             make_room(first + group.vertex_count, unique);
         }
-        order_vertices(unique, released);
-        result_.stats.vertices_transformed += vertices_transformed(local_, unique);
-        result_.stats.degenerate_triangles += degenerate_triangles(local_);
+        // The written order's statistics read the final triangles only: beside the vertices' move.
+        order_vertices(unique, released, [&] {
+            result_.stats.vertices_transformed += vertices_transformed(local_, unique);
+            result_.stats.degenerate_triangles += degenerate_triangles(local_);
+        });
         for (uint32_t& index : local_)
             index += static_cast<uint32_t>(written_);
         result_.stats.meshes_ordered_linearly += ordered_linearly_;
         written_ += unique;
+    }
+
+    // Runs `main` and `beside` at once where a thread is to spare and the group is big enough to
+    // repay starting one (both are memory-bound passes over the triangles or the vertices); else
+    // one after the other. Neither may write what the other reads.
+    void run_beside(const std::function<void()>& main, const std::function<void()>& beside) const {
+        if (thread_count(options_.threads) > 1 && local_.size() >= kSpareThreadIndices) {
+            assbin_common::run_tasks(2, 2, [&](size_t task) { task == 0 ? main() : beside(); });
+        } else {
+            main();
+            beside();
+        }
+    }
+
+    // The triangles' corners renumbered through remap_, in ranges on the converter's threads when
+    // the group is big (each corner on its own: any split gives the same numbers).
+    void renumber_triangles() {
+        constexpr size_t kRange = size_t{3} << 16; // whole triangles (meshoptimizer asks for them)
+        const unsigned threads = thread_count(options_.threads);
+        if (threads == 1 || local_.size() < 2 * kRange) {
+            meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+            return;
+        }
+        const size_t ranges = (local_.size() + kRange - 1) / kRange;
+        assbin_common::run_tasks(ranges, threads, [&](size_t r) {
+            const size_t begin = r * kRange, count = std::min(kRange, local_.size() - begin);
+            meshopt_remapIndexBuffer(local_.data() + begin, local_.data() + begin, count, remap_.data());
+        });
     }
 
     // Identical records become one vertex (numbered in order of first use); the welded vertices go
@@ -174,10 +210,15 @@ class GeometryOptimizer {
     // than an eighth, copying the few records kept costs less than moving them all (a corpus model
     // of 141,312 records keeps 35,818), and the section's array would hold the dropped ones' memory
     // up to the output (the 64 stacked grids' peak 124 -> 155 MB).
-    size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex, bool whole_section) {
+    // `beside` runs at the same time as the records are compared, reading the triangles only.
+    size_t weld(std::span<const aem::Vertex> source, uint32_t first_vertex, bool whole_section,
+                const std::function<void()>& beside) {
         remap_.resize(source.size());
-        const size_t unique = weld_records(remap_, local_, source.data(), source.size(), sizeof(aem::Vertex));
-        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        size_t unique = 0;
+        run_beside(
+            [&] { unique = weld_records(remap_, local_, source.data(), source.size(), sizeof(aem::Vertex)); },
+            beside);
+        renumber_triangles();
         keep_welded_origins(source.size(), first_vertex, unique);
         if (whole_section && source.size() - unique <= source.size() / 8) {
             move_welded_in_place(unique);
@@ -266,7 +307,7 @@ class GeometryOptimizer {
         remap_.resize(count);
         const size_t unique = weld_records(remap_, local_, welded_.data(), count, sizeof(aem::Vertex));
         if (unique == count) return count;
-        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        renumber_triangles();
         std::vector<aem::Vertex> kept(unique);
         meshopt_remapVertexBuffer(kept.data(), welded_.data(), count, sizeof(aem::Vertex), remap_.data());
         welded_ = std::move(kept);
@@ -426,10 +467,16 @@ class GeometryOptimizer {
     // `whole_section` (the vertex section was given back: this group is all of it), the welded
     // records become the vertex section, ordered in place: a new array as large would be zeroed and
     // faulted in page by page only to be overwritten (45 MB for the grid).
-    void order_vertices(size_t vertex_count, bool whole_section) {
+    // `beside` runs once the triangles are final, at the same time as the vertices are moved.
+    void order_vertices(size_t vertex_count, bool whole_section, const std::function<void()>& beside) {
         remap_.resize(vertex_count);
         meshopt_optimizeVertexFetchRemap(remap_.data(), local_.data(), local_.size(), vertex_count);
-        meshopt_remapIndexBuffer(local_.data(), local_.data(), local_.size(), remap_.data());
+        renumber_triangles();
+        run_beside([&] { place_vertices(vertex_count, whole_section); }, beside);
+    }
+
+    // The welded vertices to their first-use numbers (remap_), in the vertex section.
+    void place_vertices(size_t vertex_count, bool whole_section) {
         if (options_.record_vertex_origins) {
             for (size_t v = 0; v < vertex_count; ++v) {
                 if (remap_[v] != kNoVertex) result_.vertex_origins[written_ + remap_[v]] = welded_origins_[v];
