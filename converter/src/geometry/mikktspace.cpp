@@ -199,10 +199,17 @@ void number_identities(Work& work, const std::vector<uint32_t>* given) {
     if (given == nullptr) made = point_identities(work.points);
     const std::vector<uint32_t>& group = given ? *given : made;
     work.identity.resize(work.corners.size());
-    for (size_t c = 0; c < work.corners.size(); ++c) {
-        work.identity[c] = group[work.corners[c]];
-        work.identity_count = std::max(work.identity_count, work.identity[c] + 1);
-    }
+    std::atomic<uint32_t> count{0};
+    in_chunks(work, work.corners.size(), [&](size_t first, size_t last) {
+        uint32_t most = 0;
+        for (size_t c = first; c < last; ++c) {
+            work.identity[c] = group[work.corners[c]];
+            most = std::max(most, work.identity[c] + 1);
+        }
+        for (uint32_t seen = count.load(); most > seen && !count.compare_exchange_weak(seen, most);) {
+        }
+    });
+    work.identity_count = count.load();
 }
 
 // First-order UV derivatives of one healthy triangle (the reference's InitTriInfo).
@@ -232,19 +239,22 @@ void init_triangle(Work& work, uint32_t t) {
 void init_triangles(Work& work) {
     const uint32_t count = static_cast<uint32_t>(work.corners.size() / 3);
     work.triangles.resize(count);
+    std::atomic<size_t> healthy{0};
     in_chunks(work, count, [&](size_t first, size_t last) {
+        size_t degenerate = 0;
         for (uint32_t t = static_cast<uint32_t>(first); t < last; ++t) {
             const Vec3 p0 = work.position(3 * t), p1 = work.position(3 * t + 1),
                        p2 = work.position(3 * t + 2);
             if (same(p0, p1) || same(p0, p2) || same(p1, p2)) {
                 work.triangles[t].kind = kDegenerate;
+                ++degenerate;
                 continue;
             }
             init_triangle(work, t);
         }
+        healthy += last - first - degenerate;
     });
-    for (uint32_t t = 0; t < count; ++t)
-        work.healthy += work.is_healthy(t);
+    work.healthy = healthy.load();
 }
 
 struct EdgeEntry {
@@ -839,8 +849,10 @@ MeshFrames mikktspace_frames(SurfacePoints points, std::span<const uint32_t> tri
     out.frames.assign(1, CornerFrame{}); // index 0: the default frame
     if (work.corners.empty()) return out;
     work.positions.resize(points.size());
-    for (size_t v = 0; v < points.size(); ++v)
-        work.positions[v] = vec(points.position(v));
+    in_chunks(work, points.size(), [&](size_t first, size_t last) {
+        for (size_t v = first; v < last; ++v)
+            work.positions[v] = vec(points.position(v));
+    });
     number_identities(work, identities);
     init_triangles(work);
     link_neighbours(work);
