@@ -10,6 +10,7 @@
 #include "pipeline.hpp"
 #include "run_tasks.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -19,8 +20,10 @@ namespace {
 
 constexpr uint32_t kNoCopy = ~0u;
 // From this many corners, on more than one thread, the frames are written by ranges of vertices
-// (RangeFrameWriter); below, starting threads costs more than the pass.
+// (RangeFrameWriter); below, starting threads costs more than the pass. Each range reads every
+// corner, so there are at most kMaxFrameRanges of them, whatever the thread count.
 constexpr size_t kCornersWrittenOnThreads = size_t{1} << 18;
+constexpr unsigned kMaxFrameRanges = 4;
 
 // The tangent pair of frame `frame` at a vertex of `normal`: a function of the two alone.
 TangentPair pair_at(const CornerFrame& frame, const Eigen::Vector3f& normal, bool positive_zeros) {
@@ -338,8 +341,8 @@ std::vector<uint32_t> write_tangent_frames(std::vector<aem::Vertex>& vertices, s
                                                            keeping ? &keep->frames : nullptr, identities);
         std::vector<uint32_t> copies;
         if (threads > 1 && whole >= kCornersWrittenOnThreads) {
-            copies =
-                write_frames_by_ranges(vertices, frames, triangles.first(whole), positive_zeros, threads);
+            copies = write_frames_by_ranges(vertices, frames, triangles.first(whole), positive_zeros,
+                                            std::min(threads, kMaxFrameRanges));
         } else {
             FrameWriter writer(vertices, frames, positive_zeros);
             for (size_t c = 0; c < whole; ++c)
