@@ -3,6 +3,7 @@
 #include "support/fixtures.hpp"
 
 #include "algorithms.hpp"
+#include "geometry/mikktspace.hpp"
 #include "pipeline.hpp"
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
@@ -172,6 +173,37 @@ BOOST_AUTO_TEST_CASE(without_uvs_the_frame_is_built_around_the_normal) {
         BOOST_TEST(std::abs(mesh.tangents[v].dot(mesh.normals[v])) < kTolerance);
         BOOST_TEST(std::abs(mesh.tangents[v].norm() - 1) < kTolerance);
         BOOST_TEST((mesh.bitangents[v] - mesh.normals[v].cross(mesh.tangents[v])).norm() < kTolerance);
+    }
+}
+
+// Without UVs, vertices in a row with one normal share its frame, made once for the run: every
+// vertex still holds the frame of its own normal bit for bit, where normals repeat, change, differ
+// only in the sign of a zero (a different frame), or come back after a vertex no triangle uses
+// (which keeps the unused frame).
+BOOST_AUTO_TEST_CASE(without_uvs_each_vertex_holds_its_own_normals_frame_bit_for_bit) {
+    using assbin::converter::detail::CornerFrame;
+    using assbin::converter::detail::tangent_pair;
+    const Eigen::Vector3f tilted = Eigen::Vector3f(1, 2, 3).normalized(), up = Eigen::Vector3f::UnitZ(),
+                          up_minus_zero(-0.0f, 0.0f, 1.0f);
+    TriangleMesh mesh;
+    mesh.normals = {tilted, tilted, up, up_minus_zero, tilted, tilted, up, tilted};
+    for (uint32_t v = 0; v < mesh.normals.size(); ++v) {
+        mesh.positions.emplace_back(static_cast<float>(v), static_cast<float>(v * v), 0.0f);
+        mesh.source_vertex.push_back(v);
+    }
+    mesh.triangles = {0, 1, 2, 2, 3, 5, 5, 6, 7}; // vertex 4 is unused
+    assbin::converter::generate_tangents(mesh);
+    BOOST_TEST(mesh.vertex_count() == 8u);
+    const auto same_bits = [](const Eigen::Vector3f& a, const Eigen::Vector3f& b) {
+        return std::memcmp(a.data(), b.data(), sizeof(Eigen::Vector3f)) == 0;
+    };
+    const auto unused = tangent_pair(CornerFrame{}, Eigen::Vector3f::UnitZ());
+    BOOST_TEST(!same_bits(tangent_pair(CornerFrame{}, up).tangent,
+                          tangent_pair(CornerFrame{}, up_minus_zero).tangent)); // the case is real
+    for (size_t v = 0; v < mesh.vertex_count(); ++v) {
+        const auto expected = v == 4 ? unused : tangent_pair(CornerFrame{}, mesh.normals[v]);
+        BOOST_TEST(same_bits(mesh.tangents[v], expected.tangent), "vertex " << v);
+        BOOST_TEST(same_bits(mesh.bitangents[v], expected.bitangent), "vertex " << v);
     }
 }
 
