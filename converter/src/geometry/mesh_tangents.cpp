@@ -38,7 +38,7 @@ void generate_tangents(TriangleMesh& mesh) {
         // Without UVs every corner of a vertex gets the frame around the vertex's own normal: one
         // per vertex, no vertex splits (what giving each corner its value would find, at a third of
         // the work). Vertices in a row often have one normal (a flat face's corners): its frame, three
-        // square roots and a dozen divisions, is made once for the run (same bits in, same pair out).
+        // square roots and ten divisions, is made once for the run (same bits in, same pair out).
         std::vector<uint8_t> used(mesh.vertex_count(), 0);
         for (const uint32_t v : mesh.triangles)
             used[v] = 1;
