@@ -5,8 +5,11 @@
 # here, never into the product), timed side by side in one run, with `cat` of the same bytes as the
 # floor. Inputs:
 #   - the game-ready set: every full dump of at least 20 KiB with faces in the corpus's
-#     assimp-5.2.5/ (MANIFEST.tsv: 163 files), in one process, --jobs 1 and --jobs 2, and the memory a
-#     --jobs 1 run faults in against its peak (skipped, loudly, without a corpus);
+#     assimp-5.2.5/ (MANIFEST.tsv: 163 files), in one process, --jobs 1 and --jobs 2, the memory a
+#     --jobs 1 run faults in against its peak, and the machine's CPU time both take: how many cores
+#     --jobs 1 keeps busy, the most --jobs 2 could gain on two cores with the CPU it takes, the same
+#     two written to memory (tmpfs) instead of disk, and that CPU against what the two set targets
+#     together allow (skipped, loudly, without a corpus);
 #   - generated (assbin_make_shapes): the 31 MB grid (one big mesh: 1 vs 2 threads, peak memory
 #     against the AEM written, memory faulted in against the peak), discs of 30k/300k/3M triangles
 #     around one vertex and 64 grids stacked at one spot (time per triangle must stay flat; the 3M
@@ -36,7 +39,7 @@ assbin=build/bin/assbin
 assimp=build/bin/assbin_assimp_import
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "/dev/shm/assbin-bench-$$"' EXIT
 rounds_file=$work/rounds # every round's times, for the ratios' medians (bench-timing.sh)
 build/bin/assbin_make_shapes "$work/shapes" >/dev/null
 
@@ -93,6 +96,42 @@ one_two_assimp_ms() {
     fi
 }
 
+# The machine's busy CPU time so far, in ms (all processes, kernel threads included: the flusher
+# threads that write a convert's files to disk work for it; the machine is otherwise idle): user,
+# nice, system, irq and softirq, not idle, iowait or the time the hypervisor gave others (steal).
+machine_busy_ms() {
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.0f", ($2 + $3 + $4 + $7 + $8) * 1000 / hz }' /proc/stat
+}
+# set_cpu_medians OUT: "wall1 cpu1 wall2 cpu2", the medians in ms over $runs rounds (--jobs 1, then
+# --jobs 2, in each) of converting the set into OUT (a folder's name, emptied before each run): the
+# wall time, and the machine's busy CPU time while it ran (machine_busy_ms).
+set_cpu_medians() {
+    local out=$1 round jobs start end busy_start busy_end
+    : >"$work/cpu_rounds"
+    for round in $(seq "$runs"); do
+        for jobs in 1 2; do
+            if [ "$out" = "$work/out" ]; then before_each_run; else rm -rf "$out"; fi
+            busy_start=$(machine_busy_ms)
+            start=$(date +%s%N)
+            "$assbin" convert "$set_dir" --out-dir "$out" --quiet --jobs "$jobs"
+            end=$(date +%s%N)
+            busy_end=$(machine_busy_ms)
+            echo "$jobs $(((end - start) / 1000000)) $((busy_end - busy_start))" >>"$work/cpu_rounds"
+        done
+    done
+    awk 'function median(list, count,    i, j, v) {
+            for (i = 2; i <= count; ++i) { v = list[i]; for (j = i - 1; j >= 1 && list[j] > v; --j) list[j + 1] = list[j]; list[j + 1] = v }
+            return (count % 2) ? list[(count + 1) / 2] : (list[count / 2] + list[count / 2 + 1]) / 2
+        }
+        { n[$1]++; wall[$1, n[$1]] = $2; cpu[$1, n[$1]] = $3 }
+        END {
+            for (jobs = 1; jobs <= 2; ++jobs) {
+                for (i = 1; i <= n[jobs]; ++i) { w[i] = wall[jobs, i]; c[i] = cpu[jobs, i] }
+                printf "%.0f %.0f ", median(w, n[jobs]), median(c, n[jobs])
+            }
+        }' "$work/cpu_rounds"
+}
+
 echo "This machine's fresh memory (assbin_fresh_memory_bench):"
 build/bin/assbin_fresh_memory_bench --mib 256 --idle 3
 echo
@@ -127,6 +166,33 @@ if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
     row "the same, --jobs 2 (vs --jobs 1)" "$two ms" "$one ms" "$(ratio "$one" "$two")x" \
         ">= 1.8x: $(verdict "$(ratio "$one" "$two")" ">=" 1.8)$(rounds_median convert_one convert_two x)"
     row "the same, cat of the dumps" "$cat_ms ms" "" "" ""
+    # What --jobs 2 can gain is bounded by the CPU it takes: on two cores its wall time is at least
+    # half of it, so 2 x (--jobs 1's wall) / (--jobs 2's CPU) is its ceiling. --jobs 1 keeps more than
+    # one core busy part of the time (its writer thread, and the kernel's flusher writing the files,
+    # beside the converter), which two jobs cannot: the same runs into memory (tmpfs, no disk) show
+    # what writing to disk takes from --jobs 2.
+    read -r wall1 cpu1 wall2 cpu2 <<<"$(set_cpu_medians "$work/out")"
+    row "the same, --jobs 1: CPU (machine-wide) vs wall" "$cpu1 ms" "$wall1 ms" "$(ratio "$cpu1" "$wall1")" \
+        "cores busy (medians of $runs)"
+    row "the same, --jobs 2: CPU vs --jobs 1's CPU" "$cpu2 ms" "$cpu1 ms" "$(ratio "$cpu2" "$cpu1")x" \
+        "$(ratio "$cpu2" "$wall2") cores busy"
+    row "  --jobs 2's ceiling on 2 cores (2 x wall / CPU)" "" "" \
+        "$(awk -v w="$wall1" -v c="$cpu2" 'BEGIN { printf "%.2f", 2 * w / c }')x" "the most it could gain"
+    memory_out=/dev/shm/assbin-bench-$$
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+        read -r mwall1 _ mwall2 _ <<<"$(set_cpu_medians "$memory_out")"
+        rm -rf "$memory_out"
+        row "  written to memory (tmpfs): --jobs 2 vs --jobs 1" "$mwall2 ms" "$mwall1 ms" \
+            "$(ratio "$mwall1" "$mwall2")x" "no disk writes (medians of $runs)"
+    else
+        echo "SKIPPED: /dev/shm is not a writable folder: the set's runs written to memory are missing"
+    fi
+    if [ -x "$assimp" ]; then
+        # Both targets at once: --jobs 2's wall <= 0.5 / 1.8 of Assimp's, and at least half its CPU.
+        allowed=$(awk -v y="$yard" 'BEGIN { printf "%.0f", y * 2 * 0.5 / 1.8 }')
+        row "  CPU both set targets allow (Assimp x 2 x 0.5 / 1.8)" "$cpu2 ms" "$allowed ms" \
+            "$(ratio "$cpu2" "$allowed")" "<= 1 for both to be reachable"
+    fi
     read -r set_peak set_faulted < <(peak_and_faulted_mb "$assbin" convert "$set_dir" --out-dir "$work/out" \
         --jobs 1 --quiet)
     row "the same, --jobs 1, memory faulted in (vs the peak)" "$set_faulted MB" "$set_peak MB" \
