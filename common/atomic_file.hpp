@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "output_target.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,16 +23,9 @@
 namespace assbin_common {
 
 // A write that failed: which file, and why ("cannot write (File too large)").
-class WriteFailure : public std::runtime_error {
+class WriteFailure : public OutputError {
   public:
-    WriteFailure(const std::filesystem::path& file, const std::string& cause)
-        : std::runtime_error(file.string() + ": " + cause), file_(file), cause_(cause) {}
-    const std::filesystem::path& file() const { return file_; }
-    const std::string& cause() const { return cause_; }
-
-  private:
-    std::filesystem::path file_;
-    std::string cause_;
+    using OutputError::OutputError;
 };
 
 namespace detail {
@@ -81,11 +76,26 @@ inline std::string temporary_name(const std::string& name, unsigned counter) {
 // the folder, so only the folder's path must fit PATH_MAX), written in full, flushed to disk
 // (fsync) and closed; then renamed over `target`, and the folder flushed so that the rename survives
 // a crash. Every write, fsync, close and rename result is checked; on any failure the temporary is
-// removed and WriteFailure names the file and the cause. Not copyable.
+// removed and WriteFailure names the file and the cause. The target is first checked by
+// output_target.hpp's rule: never one of the inputs of a run under way, and an existing character
+// device or FIFO is written into as a stream instead (see streaming()). Not copyable.
 class AtomicFile {
   public:
     explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
         if (!target_.has_filename()) throw WriteFailure(target_, "the output path names no file");
+        try {
+            streaming_ = check_output(target_) == OutputKind::Stream; // output_target.hpp's rule
+        } catch (const OutputRefused& refused) {
+            throw WriteFailure(target_, refused.cause());
+        }
+        if (streaming_) {
+            // A character device or FIFO is written into, never replaced (a FIFO waits for its reader).
+            fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+            if (fd_ < 0)
+                throw WriteFailure(target_, "cannot open it for writing (" + detail::errno_text() + ")");
+            published_ = true; // nothing of ours to remove
+            return;
+        }
         const std::filesystem::path folder = target_.has_parent_path() ? target_.parent_path() : ".";
         folder_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (folder_fd_ < 0) {
@@ -108,8 +118,12 @@ class AtomicFile {
     ~AtomicFile() {
         if (fd_ >= 0) ::close(fd_);
         if (!published_) ::unlinkat(folder_fd_, name_.c_str(), 0);
-        ::close(folder_fd_);
+        if (folder_fd_ >= 0) ::close(folder_fd_);
     }
+
+    // Whether the target is a character device or FIFO written into as a stream: no temporary, no
+    // flush, no rename; nothing to remove on failure.
+    bool streaming() const { return streaming_; }
 
     void write(std::span<const std::byte> bytes) {
         const std::byte* at = bytes.data();
@@ -126,7 +140,7 @@ class AtomicFile {
         // so that the disk writes a big file while the rest is still being written and the flush
         // waits only for the tail (the 977k-triangle grid's 54 MB: from first write to rename, 10-20
         // ms less of 110-130).
-        if (written_ - handed_to_disk_ >= kWritebackStep) {
+        if (!streaming_ && written_ - handed_to_disk_ >= kWritebackStep) {
             ::sync_file_range(fd_, static_cast<off_t>(handed_to_disk_),
                               static_cast<off_t>(written_ - handed_to_disk_), SYNC_FILE_RANGE_WRITE);
             handed_to_disk_ = written_;
@@ -136,7 +150,7 @@ class AtomicFile {
     // Flushes the temporary to disk and closes it (publish() does this when not done yet).
     void finish() {
         if (fd_ < 0) return;
-        if (::fsync(fd_) != 0) fail("cannot flush to disk");
+        if (!streaming_ && ::fsync(fd_) != 0) fail("cannot flush to disk");
         const int fd = fd_;
         fd_ = -1;
         if (::close(fd) != 0) fail("cannot close");
@@ -146,6 +160,7 @@ class AtomicFile {
     // flushed is not an error: the file itself is complete either way).
     void publish() {
         finish();
+        if (streaming_) return;
         rename_into_place();
         ::fsync(folder_fd_);
     }
@@ -159,33 +174,36 @@ class AtomicFile {
             fd_ = -1;
             if (::close(fd) != 0) fail("cannot close");
         }
-        rename_into_place();
+        if (!streaming_) rename_into_place();
     }
 
     // Starts writing the temporary to disk without waiting for it (a batch flushing its files one
     // by one starts them all first, so that the disk takes them together).
     void start_flush() {
-        if (fd_ >= 0) ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE); // the flush reports errors
+        if (fd_ >= 0 && !streaming_)
+            ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE); // the flush reports errors
     }
 
     // Flushes the temporary to disk, keeping it open (a batch whose file system flush failed
     // finds out this way which of its files cannot be written).
     void flush() {
-        if (fd_ >= 0 && ::fsync(fd_) != 0) fail("cannot flush to disk");
+        if (fd_ >= 0 && !streaming_ && ::fsync(fd_) != 0) fail("cannot flush to disk");
     }
 
     // The file system holding the folder, flushed whole: one wait for every file of a batch
     // instead of one per file. False when the flush reports an error (any file of the file system
     // may have caused it).
-    bool flush_file_system() const { return ::syncfs(folder_fd_) == 0; }
+    bool flush_file_system() const { return streaming_ || ::syncfs(folder_fd_) == 0; }
     // Which file system the folder is on (a batch flushes each one once).
     dev_t device() const {
         struct stat info {};
-        return ::fstat(folder_fd_, &info) == 0 ? info.st_dev : dev_t{0};
+        return !streaming_ && ::fstat(folder_fd_, &info) == 0 ? info.st_dev : dev_t{0};
     }
 
-    // The temporary's full path (for tracking it, e.g. to remove it from a signal handler).
+    // The temporary's full path (for tracking it, e.g. to remove it from a signal handler); empty
+    // when streaming (there is none, and the target must never be removed).
     std::filesystem::path temporary() const {
+        if (streaming_) return {};
         return (target_.has_parent_path() ? target_.parent_path() : ".") / name_;
     }
     const std::filesystem::path& target() const { return target_; }
@@ -210,6 +228,7 @@ class AtomicFile {
     int folder_fd_ = -1;
     int fd_ = -1;
     bool published_ = false;
+    bool streaming_ = false;
 };
 
 inline void write_file_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {

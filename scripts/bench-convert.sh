@@ -13,7 +13,8 @@
 #   - generated (assbin_make_shapes): the 31 MB grid (one big mesh: 1 vs 2 threads, peak memory
 #     against the AEM written, memory faulted in against the peak), discs of 30k/300k/3M triangles
 #     around one vertex and 64 grids stacked at one spot (time per triangle must stay flat; the 3M
-#     disc's memory faulted in), a 65,535-corner polygon.
+#     disc's memory faulted in), a 65,535-corner polygon; and the family of shapes built to break
+#     each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh: time per element).
 # First, what fresh memory costs on this machine (assbin_fresh_memory_bench: first writes with 4 KiB
 # and 2 MiB pages against memset): a big convert's arrays are mostly fresh pages, and on a VM whose
 # host takes back idle memory a huge page can cost ten times more after a pause than just freed, so
@@ -266,3 +267,6 @@ row "time per triangle, largest / smallest of the four" "" "" "${spread}x" \
     "<= 1.5x: $(verdict "$spread" "<=" 1.5)"
 star=$(convert_ms "$work/shapes/star_65535.assbin" --jobs 1)
 row "star_65535 (one polygon of 65,535 corners)" "$star ms" "" "" ""
+
+# --- the shapes built to break each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh)
+ASSBIN_SHAPES_DIR=$work/shapes runs=$runs scripts/bench-shapes.sh

@@ -7,6 +7,20 @@ namespace po = boost::program_options;
 
 namespace assbin::cli {
 
+bool outputs_allowed(const assbin_common::InputFiles& inputs,
+                     const std::vector<std::filesystem::path>& outputs) {
+    for (const std::filesystem::path& output : outputs) {
+        try {
+            assbin_common::refuse_input_as_output(output, inputs);
+            assbin_common::output_kind(output);
+        } catch (const assbin_common::OutputRefused& refused) {
+            print_error(refused.what());
+            return false;
+        }
+    }
+    return true;
+}
+
 void print_error(std::string_view what) {
     std::cerr << "assbin: error: " << what << "\n";
 }

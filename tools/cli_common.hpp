@@ -6,11 +6,13 @@
 #include "table.hpp"
 
 #include <assbin/error.hpp>
+#include <output_target.hpp>
 #include <quoting.hpp>
 
 #include <boost/program_options.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -66,6 +68,13 @@ struct VerbSyntax {
 std::optional<boost::program_options::variables_map>
 parse_verb_arguments(const std::vector<std::string>& args, const VerbSyntax& syntax,
                      const boost::program_options::options_description& options, int* exit_code);
+
+// The project's output rule (common/output_target.hpp) for the outputs a verb knows before it reads
+// anything: false, with the reason printed (exit kExitCannotRun), when one of them is one of the
+// run's inputs or an existing folder, block device or socket. Every file opened for writing while
+// `inputs` lives is held to it again.
+bool outputs_allowed(const assbin_common::InputFiles& inputs,
+                     const std::vector<std::filesystem::path>& outputs);
 
 // When `file` is not what this verb reads but another verb's input (an AEM model given to `info`, a
 // dump given to `aem-info`): " (it is an AEM model: use 'assbin aem-info')"; otherwise "".

@@ -7,6 +7,7 @@
 #define XXH_INLINE_ALL // header-only: nothing to link
 #include <xxhash.h>
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -24,7 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kRecordName = ".assbin-convert.log";
-constexpr const char* kRecordVersion = "assbin-convert-2"; // 2: XXH3 keys (1 was FNV-1a)
+// 3: the texture files beside the model are recorded too; 2: XXH3 keys (1 was FNV-1a)
+constexpr const char* kRecordVersion = "assbin-convert-3";
 
 fs::path record_path(const fs::path& output) {
     return (output.has_parent_path() ? output.parent_path() : fs::path(".")) / kRecordName;
@@ -34,6 +36,65 @@ std::string hex64(uint64_t value) {
     char text[20];
     std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+// A texture file's name in the record's one field: bytes other than letters, digits and ._- as %XX.
+std::string encode_name(const std::string& name) {
+    std::string out;
+    for (const unsigned char c : name) {
+        if (std::isalnum(c) || c == '.' || c == '_' || c == '-') {
+            out += static_cast<char>(c);
+        } else {
+            char escaped[4];
+            std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+            out += escaped;
+        }
+    }
+    return out;
+}
+
+std::string decode_name(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+            out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+// The record's texture field: "-" for none, else "NAME=KEY,NAME=KEY".
+std::string textures_field(std::span<const converter::TextureFile> textures) {
+    if (textures.empty()) return "-";
+    std::string field;
+    for (const converter::TextureFile& texture : textures) {
+        if (!field.empty()) field += ',';
+        field += encode_name(texture.name);
+        field += '=';
+        field += content_key(texture.bytes);
+    }
+    return field;
+}
+
+// Whether every texture the field names lies in `folder` with the recorded content.
+bool textures_match(const fs::path& folder, const std::string& field) {
+    if (field == "-") return true;
+    std::istringstream entries(field);
+    for (std::string entry; std::getline(entries, entry, ',');) {
+        const size_t equals = entry.find('=');
+        if (equals == std::string::npos) return false;
+        try {
+            const fs::path file = folder / decode_name(entry.substr(0, equals));
+            if (content_key(assbin_common::read_regular_file(file)) != entry.substr(equals + 1)) return false;
+        } catch (const assbin_common::ReadFailure&) {
+            return false; // deleted or unreadable: convert it again
+        }
+    }
+    return true;
 }
 
 } // namespace
@@ -57,29 +118,35 @@ std::string options_key(const converter::ConvertOptions& o) {
 bool output_is_up_to_date(const fs::path& output, const std::string& source_key, const std::string& options) {
     std::ifstream log(record_path(output));
     const std::string name = output.filename().string();
-    std::string recorded_output; // the last record of this output wins
+    std::string recorded_output, recorded_textures; // the last record of this output wins
     for (std::string line; std::getline(log, line);) {
         std::istringstream fields(line);
-        std::string version, source, opts, out_key, out_name;
-        if (!(fields >> version >> source >> opts >> out_key) || version != kRecordVersion) continue;
+        std::string version, source, opts, out_key, textures, out_name;
+        if (!(fields >> version >> source >> opts >> out_key >> textures) || version != kRecordVersion)
+            continue;
         std::getline(fields >> std::ws, out_name);
         if (out_name != name) continue;
-        recorded_output = source == source_key && opts == options ? out_key : "";
+        const bool same_input = source == source_key && opts == options;
+        recorded_output = same_input ? out_key : "";
+        recorded_textures = same_input ? textures : "";
     }
     if (recorded_output.empty()) return false;
     try {
-        return content_key(assbin_common::read_regular_file(output)) == recorded_output;
+        if (content_key(assbin_common::read_regular_file(output)) != recorded_output) return false;
     } catch (const assbin_common::ReadFailure&) {
         return false; // missing or unreadable: convert it again
     }
+    // The model is up to date only with every file it names as written.
+    return textures_match(output.has_parent_path() ? output.parent_path() : fs::path("."), recorded_textures);
 }
 
-void record_output(const fs::path& output, const fs::path& written, const std::string& source_key,
+void record_output(const fs::path& output, const fs::path& written,
+                   std::span<const converter::TextureFile> textures, const std::string& source_key,
                    const std::string& options) noexcept {
     try {
         const std::string line = std::string(kRecordVersion) + " " + source_key + " " + options + " " +
                                  content_key(assbin_common::read_regular_file(written)) + " " +
-                                 output.filename().string() + "\n";
+                                 textures_field(textures) + " " + output.filename().string() + "\n";
         const int fd = ::open(record_path(output).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
         if (fd < 0) return;
         [[maybe_unused]] const ssize_t appended =

@@ -1,5 +1,6 @@
 // What `convert --skip-existing` decides by: a record, per output folder, of each output written,
-// the content of its source and the options it was converted with (.assbin-convert.log, one
+// the content of its source, the options it was converted with and the texture files written beside
+// it with their content (.assbin-convert.log, one
 // line per output, appended once the output is in place). Only runs with --skip-existing read or
 // write it: a plain convert leaves no record behind. An output is up to date when its record
 // matches the source's bytes, the options and the output's own bytes now; dates are never looked at.
@@ -24,7 +25,7 @@ std::string content_key(std::span<const std::byte> bytes);
 std::string options_key(const converter::ConvertOptions& options);
 
 // Whether `output` is recorded as converted from a source of this content with these options, and
-// still holds the bytes it was written with.
+// it and every texture file written beside it still hold the bytes they were written with.
 bool output_is_up_to_date(const std::filesystem::path& output, const std::string& source_key,
                           const std::string& options_key);
 
@@ -33,7 +34,8 @@ bool output_is_up_to_date(const std::filesystem::path& output, const std::string
 // the rename only ever matches the output once it is in place). One write of one line; a failure to
 // record only means the output will be converted again, so nothing is thrown.
 void record_output(const std::filesystem::path& output, const std::filesystem::path& written,
-                   const std::string& source_key, const std::string& options_key) noexcept;
+                   std::span<const converter::TextureFile> textures, const std::string& source_key,
+                   const std::string& options_key) noexcept;
 
 // Removes the temporaries (".NAME.tmp-PID-N", common/atomic_file.hpp) that a process no longer
 // running left in `folder` (a batch killed with SIGKILL cannot remove its own); returns how many.

@@ -707,6 +707,11 @@ int run_cmp(const std::vector<std::string>& args) {
     settings.read.threads = *jobs;
     const std::string actual = (*vm)["actual"].as<std::string>();
     const std::string expected = (*vm)["expected"].as<std::string>();
+    std::vector<fs::path> inputs{actual, expected};
+    if (vm->count("known-failures")) inputs.emplace_back((*vm)["known-failures"].as<std::string>());
+    const assbin_common::InputFiles run_inputs(
+        inputs, [](const fs::path& file) { return is_dump_candidate(fs::directory_entry(file)); });
+    if (!settings.html.empty() && !outputs_allowed(run_inputs, {settings.html})) return kExitCannotRun;
 
     const bool folders = fs::is_directory(actual) || fs::is_directory(expected);
     if (folders && !(fs::is_directory(actual) && fs::is_directory(expected))) {

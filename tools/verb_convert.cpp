@@ -4,6 +4,7 @@
 #include "cli_common.hpp"
 #include "conversion_record.hpp"
 #include "large_block_new.hpp"
+#include "output_target.hpp"
 #include "progress_bar.hpp"
 #include "read_limit_options.hpp"
 #include "verbs.hpp"
@@ -76,7 +77,7 @@ constexpr std::string_view kUsage =
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
     "                      [--texture-dir DIR]... [--max-texture-size N] [--compress] "
     "[--keep-embedded-bytes]\n"
-    "                      [--jobs N] [--quiet] [--skip-existing]\n\n"
+    "                      [--jobs N] [--quiet] [--skip-existing] [--json]\n\n"
     "Converts full dumps to AEM models. IN is a dump or a folder (searched for *.assbin); each output\n"
     "goes beside its input, under --out-dir (keeping the folder structure), or to -o when there is one.\n"
     "By default the geometry is game-ready: identical vertices welded, one mesh per material,\n"
@@ -88,6 +89,7 @@ struct Job {
     fs::path input;
     fs::path output;
     std::string setup_error; // set when the job cannot even start (e.g. two inputs, one output)
+    int setup_exit_code = kExitUnreadable;
 };
 
 struct Outcome {
@@ -137,6 +139,7 @@ struct Settings {
     unsigned jobs = 1;
     bool quiet = false;
     bool skip_existing = false;
+    bool json = false; // the report as JSON on stdout (implies no text lines and no progress bar)
 };
 
 // "model.fbx.assbin" -> "model.fbx.aem"; any other name gets ".aem" appended.
@@ -203,7 +206,7 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
     Outcome outcome;
     if (!job.setup_error.empty()) {
         outcome.error = job.setup_error;
-        outcome.exit_code = kExitUnreadable;
+        outcome.exit_code = job.setup_exit_code;
         return outcome;
     }
     try {
@@ -229,6 +232,7 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
         std::vector<std::string> idle = idle_option_warnings(scene, given); // before the meshes go
         write = PendingWrite{converter::convert(std::move(scene), options), std::move(source_key),
                              std::move(settings_key)};
+        converter::drop_textures_for_stream(write->result, job.output); // -o /dev/null: said, not written
         for (std::string& warning : idle)
             write->result.warnings.push_back(std::move(warning));
     } catch (const ParseError& error) {
@@ -266,7 +270,8 @@ bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, conve
         return false;
     }
     // Once added, the output is the batch's to commit (its errors are matched to the outputs added).
-    if (skip_existing) record_output(job.output, written, write.source_key, write.settings_key);
+    if (skip_existing && !written.empty()) // a stream's output is not recorded: it is never up to date
+        record_output(job.output, written, write.result.textures, write.source_key, write.settings_key);
     return true;
 }
 
@@ -277,11 +282,22 @@ void finish_written_job(PendingWrite& write, Outcome& outcome) {
     outcome.warnings = std::move(write.result.warnings);
 }
 
+// One file's line of the --json report.
+struct FileRecord {
+    std::string input, output;
+    std::string status; // "converted", "up to date" or "failed"
+    std::string error;
+    int exit_code = kExitOk;
+    converter::ConvertStats stats;
+    std::vector<std::string> warnings;
+};
+
 struct Totals {
     size_t converted = 0, skipped = 0, failed = 0, vertices = 0, triangles = 0, bones = 0, animations = 0,
            warnings = 0;
     size_t source_vertices = 0, source_transformed = 0, transformed = 0, source_meshes = 0, meshes = 0;
     int first_failure_code = kExitOk;
+    std::vector<FileRecord> records; // --json only
 };
 
 std::string acmr_text(size_t transformed, size_t triangles) {
@@ -299,7 +315,16 @@ std::string geometry_change(size_t source_vertices, size_t vertices, size_t sour
            with_thousands(meshes) + (meshes == 1 ? " mesh" : " meshes");
 }
 
-void report_outcome(const Job& job, const Outcome& outcome, bool quiet, Totals& totals) {
+void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals) {
+    if (json) {
+        totals.records.push_back({job.input.string(), job.output.string(),
+                                  !outcome.ok       ? "failed"
+                                  : outcome.skipped ? "up to date"
+                                                    : "converted",
+                                  outcome.error, outcome.ok ? kExitOk : outcome.exit_code, outcome.stats,
+                                  outcome.warnings});
+        quiet = true; // the text lines (errors still go to stderr)
+    }
     if (!outcome.ok) {
         if (totals.failed == 0) totals.first_failure_code = outcome.exit_code;
         ++totals.failed;
@@ -382,7 +407,7 @@ class JobRunner {
             threads.emplace_back([this] { convert_jobs(); });
             threads.emplace_back([this] { write_jobs(); });
         }
-        const ProgressBar bar(jobs_.size(), !settings_.quiet);
+        const ProgressBar bar(jobs_.size(), !settings_.quiet && !settings_.json);
         Totals totals;
         bar.draw(0, 0);
         for (size_t j = 0; j < jobs_.size(); ++j) {
@@ -392,7 +417,7 @@ class JobRunner {
             outcomes_[j].reset();
             lock.unlock();
             bar.clear();
-            report_outcome(jobs_[j], outcome, settings_.quiet, totals);
+            report_outcome(jobs_[j], outcome, settings_.quiet, settings_.json, totals);
             bar.draw(j + 1, totals.failed);
         }
         bar.clear();
@@ -537,6 +562,77 @@ Totals run_jobs(const std::vector<Job>& jobs, const Settings& settings) {
     return JobRunner(jobs, settings).run();
 }
 
+// What a model could not hold, with counts (each also a warning): the --json report's "dropped".
+void write_dropped_json(JsonWriter& json, const converter::ConvertStats& s) {
+    using Stats = converter::ConvertStats;
+    static constexpr std::pair<const char*, size_t Stats::*> kDropped[] = {
+        {"points", &Stats::points_dropped},
+        {"lines", &Stats::lines_dropped},
+        {"colour_sets", &Stats::colour_sets_dropped},
+        {"uv_channels", &Stats::uv_channels_dropped},
+        {"cameras", &Stats::cameras_dropped},
+        {"lights", &Stats::lights_dropped},
+        {"texture_slots", &Stats::texture_slots_dropped},
+        {"vertices_past_four_influences", &Stats::vertices_lost_influences},
+        {"empty_faces", &Stats::empty_faces},
+        {"faces_out_of_range", &Stats::faces_out_of_range},
+        {"faces_non_finite", &Stats::faces_non_finite},
+    };
+    json.key("dropped");
+    json.begin_object();
+    for (const auto& [name, member] : kDropped)
+        json.field(name, s.*member);
+    json.end_object();
+}
+
+void print_json_report(const Totals& totals, double seconds) {
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.key("files");
+    json.begin_array();
+    for (const FileRecord& record : totals.records) {
+        json.begin_object();
+        json.field("input", record.input);
+        json.field("output", record.output);
+        json.field("status", record.status);
+        if (record.status == "failed") {
+            json.field("error", record.error);
+            json.field("exit_code", record.exit_code);
+        }
+        if (record.status == "converted") {
+            const converter::ConvertStats& s = record.stats;
+            json.field("vertices", s.vertices);
+            json.field("triangles", s.triangles);
+            json.field("meshes", s.meshes);
+            json.field("bones", s.bones);
+            json.field("animations", s.animations);
+            json.field("textures_written", s.textures_written);
+            json.field("source_vertices", s.source_vertices);
+            json.field("source_meshes", s.source_meshes);
+            write_dropped_json(json, s);
+            json.key("warnings");
+            json.begin_array();
+            for (const std::string& warning : record.warnings)
+                json.value(warning);
+            json.end_array();
+        }
+        json.end_object();
+    }
+    json.end_array();
+    json.key("totals");
+    json.begin_object();
+    json.field("converted", totals.converted);
+    json.field("up_to_date", totals.skipped);
+    json.field("failed", totals.failed);
+    json.field("vertices", totals.vertices);
+    json.field("triangles", totals.triangles);
+    json.field("warnings", totals.warnings);
+    json.field("seconds", seconds);
+    json.end_object();
+    json.end_object();
+    json.finish();
+}
+
 po::options_description describe_options() {
     // Program_Options prints the caption above the options: what the output says goes there.
     po::options_description options("options");
@@ -570,7 +666,9 @@ po::options_description describe_options() {
         "skip-existing",
         "skip an input whose output is up to date: recorded (in the output folder's .assbin-convert.log) as "
         "converted from a source of the same content with the same options, and unchanged since; an "
-        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors");
+        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors")(
+        "json", "print the report as JSON: per file its status, counts, what the model could not hold "
+                "(\"dropped\") and its warnings; then the totals");
     options.add(read_limit_options());
     return options;
 }
@@ -629,6 +727,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     }
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;
+    settings.json = vm.count("json") > 0;
     settings.skip_existing = vm.count("skip-existing") > 0;
     const std::optional<unsigned> jobs = jobs_from(vm);
     if (!jobs) return refuse("--jobs must be 1..1024");
@@ -677,7 +776,23 @@ int run_convert(const std::vector<std::string>& args) {
     if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();
 
     const std::vector<std::string> inputs = vm->at("input").as<std::vector<std::string>>();
-    const std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir);
+    std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir);
+    // No output replaces an input (common/output_target.hpp): checked for every job before any is
+    // read, and by every file opened for writing while `run_inputs` lives (textures too).
+    std::vector<fs::path> read_files;
+    for (const Job& job : jobs)
+        read_files.push_back(job.input);
+    const assbin_common::InputFiles run_inputs(read_files);
+    for (Job& job : jobs) {
+        if (!job.setup_error.empty()) continue;
+        try {
+            assbin_common::refuse_input_as_output(job.output, run_inputs);
+            assbin_common::output_kind(job.output);
+        } catch (const assbin_common::OutputRefused& refused) {
+            job.setup_error = std::string("cannot write the output: ") + refused.what();
+            job.setup_exit_code = kExitCannotRun;
+        }
+    }
     if (jobs.empty()) {
         print_error("no *.assbin file found in the given folders (shortened .assbin.regress dumps cannot be "
                     "converted)");
@@ -714,7 +829,9 @@ int run_convert(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     const Totals totals = run_jobs(jobs, *settings);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (jobs.size() > 1 && !settings->quiet) {
+    if (settings->json) {
+        print_json_report(totals, seconds);
+    } else if (jobs.size() > 1 && !settings->quiet) {
         char time[32];
         std::snprintf(time, sizeof time, "%.2f", seconds);
         std::cout << "total: " << with_thousands(totals.converted) << " converted, "

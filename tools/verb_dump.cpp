@@ -4,6 +4,7 @@
 // folders: every dump under IN is written to the same relative path under OUT, and empty files
 // (a regression database's expected-failure markers) are written empty, so
 // `assbin dump --shortened FULL_DUMPS/ DATABASE/` regenerates a database `assbin cmp` can use.
+#include "atomic_file.hpp"
 #include "cli_common.hpp"
 #include "progress_bar.hpp"
 #include "read_limit_options.hpp"
@@ -51,11 +52,6 @@ std::string command_field(const std::vector<std::string>& args, const std::strin
     return command;
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-    std::error_code error;
-    return fs::exists(b, error) && fs::equivalent(a, b, error);
-}
-
 std::string kind_text(const WriteOptions& options) {
     std::string text = options.shortened ? "shortened" : "full";
     if (options.compressed) text += ", compressed";
@@ -94,23 +90,20 @@ int dump_one(const std::string& in, const std::string& out, const WriteOptions& 
     }
 }
 
-// An empty marker stays an empty file (written under a temporary name, then renamed).
+// An empty marker stays an empty file (written as every output is: common/atomic_file.hpp).
 bool write_empty(const fs::path& out) {
-    std::error_code error;
-    std::string name = ".";
-    name += out.filename().string();
-    name += ".tmp";
-    const fs::path temporary = out.parent_path() / name;
-    std::ofstream(temporary, std::ios::binary | std::ios::trunc).close();
-    fs::rename(temporary, out, error);
-    if (!error) return true;
-    fs::remove(temporary, error);
-    print_error(out.string() + ": cannot write the empty marker");
-    return false;
+    try {
+        assbin_common::write_file_atomically(out, {});
+        return true;
+    } catch (const assbin_common::WriteFailure& failure) {
+        print_error(out.string() + ": cannot write the empty marker: " + failure.cause());
+        return false;
+    }
 }
 
-int dump_folder(const fs::path& in, const fs::path& out, WriteOptions write_options,
-                const ReadOptions& read_options, const std::optional<std::string>& source_name) {
+int dump_folder(const fs::path& in, const fs::path& out, const assbin_common::InputFiles& run_inputs,
+                WriteOptions write_options, const ReadOptions& read_options,
+                const std::optional<std::string>& source_name) {
     if (fs::exists(out) && !fs::is_directory(out))
         return usage_error(out.string() + ": IN is a folder, so OUT must be a folder too", kUsage);
     struct Found {
@@ -133,6 +126,12 @@ int dump_folder(const fs::path& in, const fs::path& out, WriteOptions write_opti
     size_t written = 0, failed = 0, markers = 0;
     for (const Found& file : found) {
         const fs::path target = out / file.path.lexically_relative(in);
+        if (!outputs_allowed(run_inputs, {target})) { // before the file is read
+            bar.clear();
+            ++failed;
+            bar.draw(written + markers + failed, failed);
+            continue;
+        }
         std::error_code error;
         fs::create_directories(target.parent_path(), error);
         if (file.empty) {
@@ -179,10 +178,12 @@ int run_dump(const std::vector<std::string>& args) {
     }
     if (!fs::is_directory(in, error) && fs::is_directory(out, error))
         out = (fs::path(out) / fs::path(in).filename()).string();
-    if (same_file(in, out)) {
-        print_error(out + ": is the input file; dump never modifies its input (write elsewhere, then move)");
-        return kExitUnreadable;
-    }
+    // A folder's dumps are each checked before they are read (dump_folder).
+    const assbin_common::InputFiles run_inputs(std::vector<fs::path>{in}, [](const fs::path& file) {
+        std::error_code unreadable;
+        return fs::file_size(file, unreadable) == 0 || is_dump_file(file); // what dump_folder reads
+    });
+    if (!fs::is_directory(in, error) && !outputs_allowed(run_inputs, {out})) return kExitCannotRun;
 
     WriteOptions write_options;
     write_options.shortened = vm->count("shortened") != 0;
@@ -191,7 +192,8 @@ int run_dump(const std::vector<std::string>& args) {
     const ReadOptions read_options = read_options_from(*vm);
     const std::optional<std::string> source_name =
         vm->count("source-name") ? std::optional((*vm)["source-name"].as<std::string>()) : std::nullopt;
-    if (fs::is_directory(in)) return dump_folder(in, out, write_options, read_options, source_name);
+    if (fs::is_directory(in))
+        return dump_folder(in, out, run_inputs, write_options, read_options, source_name);
     write_options.source_name = source_name.value_or(out);
     return dump_one(in, out, write_options, read_options, ProgressBar(1, false));
 }

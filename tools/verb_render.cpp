@@ -307,6 +307,12 @@ int run_render(const std::vector<std::string>& args) {
     std::optional<Request> request = request_from(*vm);
     if (!request) return kExitUnreadable;
     const ReadOptions read = read_options_from(*vm);
+    std::vector<fs::path> read_files;
+    for (const auto& [file, label] : sheet_files(request->inputs))
+        read_files.push_back(file);
+    const assbin_common::InputFiles run_inputs(read_files);
+    if (!outputs_allowed(run_inputs, {request->sheet.empty() ? request->output : request->sheet}))
+        return kExitCannotRun;
     if (!request->sheet.empty()) {
         try {
             return run_sheet(*request, read);

@@ -171,8 +171,9 @@ VertexView view_of(const PreparedMesh& prepared, const assbin::Mesh& source, con
 // ---- animation.cpp: which channel drives which node ----
 
 struct ChannelTargets {
-    std::vector<std::vector<int32_t>> channel_of_node; // [animation][node]: channel index or -1
-    std::vector<bool> animated;                        // per node: driven in some animation
+    // [animation]: node -> the channel that drives it (nodes no channel drives are absent)
+    std::vector<std::unordered_map<uint32_t, int32_t>> channel_of_node;
+    std::vector<bool> animated; // per node: driven in some animation
 };
 
 // Matches channels to nodes by name; a channel naming no node is reported and skipped, and of two
@@ -396,5 +397,12 @@ std::string alias_note(const std::string& name, uint32_t n);
 // bytes, BadReference for a "*N" path past the embedded textures.
 void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
                        std::vector<TextureFile>& files, Report& report);
+
+// A texture already packed as ORM (glTF's metallic-roughness texture), or nullopt.
+std::optional<std::string> orm_path(const assbin::Material& material);
+// unused_slots.cpp: a warning counting the texture files the materials name in slots the layout
+// has no place for (stats.texture_slots_dropped).
+void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOptions& options, Report& report,
+                                 ConvertStats& stats);
 
 } // namespace assbin::converter::detail

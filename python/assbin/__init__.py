@@ -146,7 +146,9 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     With `destination`, the model and its textures are written there atomically; without, the
     model is returned in memory (ConvertResult.model). `layout` is 2024 (the specification) or
     2025 (today's AEM runtime; `compress`, `texture_dirs`, `max_texture_size` apply to it).
-    `threads` (0: one per core) read and convert one big file. Raises ReadError, ConvertError.
+    `threads` (0: one per core) read and convert one big file. Raises ReadError, ConvertError;
+    ValueError, before anything is read, when `destination` is the source file (by any name) or an
+    existing folder. An existing FIFO or character device is written into as a stream.
     """
     for folder in texture_dirs:
         if not os.path.isdir(folder):

@@ -5,6 +5,8 @@
 #include "model_ref.hpp"
 #include "scene_ref.hpp"
 
+#include "output_target.hpp"
+
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
 
@@ -34,6 +36,11 @@ py::dict stats_dict(const converter::ConvertStats& s) {
     ASSBIN_STAT(polygons_triangulated);
     ASSBIN_STAT(points_dropped);
     ASSBIN_STAT(lines_dropped);
+    ASSBIN_STAT(colour_sets_dropped);
+    ASSBIN_STAT(uv_channels_dropped);
+    ASSBIN_STAT(cameras_dropped);
+    ASSBIN_STAT(lights_dropped);
+    ASSBIN_STAT(texture_slots_dropped);
     ASSBIN_STAT(empty_faces);
     ASSBIN_STAT(faces_out_of_range);
     ASSBIN_STAT(faces_non_finite);
@@ -87,6 +94,17 @@ void bind_convert(py::module_& m) {
                 scene = py::cast<const SceneRef&>(source).scene;
             else
                 path = py::cast<std::filesystem::path>(source);
+            // No output replaces an input (common/output_target.hpp), refused before anything is read.
+            std::optional<assbin_common::InputFiles> inputs;
+            if (path) inputs.emplace(std::vector<std::filesystem::path>{*path});
+            if (destination) {
+                try {
+                    if (inputs) assbin_common::refuse_input_as_output(*destination, *inputs);
+                    assbin_common::output_kind(*destination);
+                } catch (const assbin_common::OutputRefused& refused) {
+                    throw py::value_error(refused.what());
+                }
+            }
             converter::ConvertResult result;
             {
                 py::gil_scoped_release unlocked;
@@ -97,7 +115,10 @@ void bind_convert(py::module_& m) {
                     scene = std::make_shared<const Scene>(read_file(*path, read));
                 }
                 result = converter::convert(*scene, options);
-                if (destination) converter::write_output(result, *destination);
+                if (destination) {
+                    converter::drop_textures_for_stream(result, *destination);
+                    converter::write_output(result, *destination);
+                }
             }
             py::dict out(py::arg("stats") = stats_dict(result.stats), py::arg("warnings") = result.warnings);
             out["model"] =

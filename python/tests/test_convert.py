@@ -2,7 +2,10 @@
 validate, and pose as `assbin aem-info --pose` does."""
 
 import json
+import os
 import pickle
+import stat
+import threading
 
 import numpy as np
 import pytest
@@ -87,3 +90,43 @@ def test_results_and_models_pickle():
     assert np.array_equal(again.model.positions, result.model.positions)
     scene = assbin.read(HUESITOS)
     assert assbin.compare(pickle.loads(pickle.dumps(scene)), scene, epsilon=0).same
+
+
+def test_an_output_never_replaces_its_input(tmp_path):
+    source = tmp_path / "in.assbin"
+    source.write_bytes(open(HUESITOS, "rb").read())
+    before = source.read_bytes()
+    (tmp_path / "link.assbin").symlink_to(source)
+    os.link(source, tmp_path / "hard.assbin")
+    for destination in (source, tmp_path / "link.assbin", tmp_path / "hard.assbin"):
+        with pytest.raises(ValueError, match=r"is the input .* \(the same file\)"):
+            assbin.convert(source, destination)
+        assert source.read_bytes() == before
+    with pytest.raises(ValueError, match="is a folder, not a file"):
+        assbin.convert(source, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.assbin", "in.assbin", "link.assbin"]
+
+
+def test_a_fifo_is_written_into_and_stays_one(tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = {}
+
+    def drain():
+        with open(fifo, "rb") as stream:
+            received["bytes"] = stream.read()
+
+    reader = threading.Thread(target=drain, daemon=True)  # never holds the interpreter if no writer comes
+    reader.start()
+    assbin.convert(HUESITOS, fifo)
+    reader.join(timeout=30)
+    assert received["bytes"][:3] == b"AEM"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+    reader = threading.Thread(target=drain, daemon=True)  # never holds the interpreter if no writer comes
+    reader.start()
+    assbin.write(assbin.read(HUESITOS), fifo)
+    reader.join(timeout=30)
+    assert received["bytes"].startswith(b"ASSIMP.binary-dump.")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]

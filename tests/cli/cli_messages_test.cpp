@@ -199,4 +199,26 @@ BOOST_AUTO_TEST_CASE(info_says_what_its_numbers_are) {
     BOOST_TEST(contains(info.out, "seconds"));
 }
 
+BOOST_AUTO_TEST_CASE(convert_json_reports_each_file_with_what_it_dropped) {
+    const TempDir dir;
+    fs::create_directories(dir / "in");
+    fs::copy_file(fixture("LWO__LWO2__box_2vc_1unused.lwo.z.assbin"), dir / "in" / "box.assbin");
+    fs::copy_file(fixture("FBX__huesitos.fbx.assbin.regress"), dir / "in" / "short.assbin");
+    const auto result = run_cli({"convert", (dir / "in").string(), "--json"});
+    BOOST_TEST(result.exit_code == 1); // the shortened dump fails
+    const auto json = nlohmann::json::parse(result.out);
+    BOOST_TEST_REQUIRE(json["files"].size() == 2u);
+    const auto& box = json["files"][0];
+    BOOST_TEST(box["status"] == "converted");
+    BOOST_TEST(box["dropped"]["colour_sets"] == 2);
+    BOOST_TEST(box["dropped"]["uv_channels"] == 1);
+    BOOST_TEST(box["dropped"]["points"] == 0);
+    BOOST_TEST(box["warnings"].size() == 2u);
+    BOOST_TEST(json["files"][1]["status"] == "failed");
+    BOOST_TEST(contains(json["files"][1]["error"].get<std::string>(), "shortened"));
+    BOOST_TEST(json["totals"]["converted"] == 1);
+    BOOST_TEST(json["totals"]["failed"] == 1);
+    BOOST_TEST(!contains(result.err, "warning:")); // the warnings are in the report
+}
+
 BOOST_AUTO_TEST_SUITE_END()

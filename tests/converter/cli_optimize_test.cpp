@@ -34,7 +34,7 @@ BOOST_AUTO_TEST_CASE(convert_reports_vertices_acmr_and_meshes_before_and_after) 
         run_cli({"convert", fixture_path(kSkinned).string(), "-o", (temp.path() / "a.aem").string()});
     BOOST_TEST(result.exit_code == 0);
     BOOST_TEST(contains(result.out,
-                        "128 vertices, 120 triangles, 11 bones, 1 animation, 0 warnings; geometry: "
+                        "128 vertices, 120 triangles, 11 bones, 1 animation, 2 warnings; geometry: "
                         "256 -> 128 vertices, ACMR 2.133 -> 1.067, 1 -> 1 mesh"));
 }
 

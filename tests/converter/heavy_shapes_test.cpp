@@ -13,6 +13,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace {
@@ -171,6 +173,54 @@ BOOST_AUTO_TEST_CASE(a_big_mesh_in_shuffled_order_is_ordered_whole) {
     }
     const ConvertResult result = convert_and_check(read_shape(spec), kSpansGridTriangles);
     BOOST_TEST(double(result.stats.vertices_transformed) / double(result.stats.triangles) < 0.75);
+}
+
+// The family built to break each stage's bound (scripts/bench-shapes.sh times them at two sizes):
+// here, small ones convert to valid models that keep what they should.
+BOOST_AUTO_TEST_CASE(a_book_of_pages_on_one_edge_keeps_every_page) {
+    const ConvertResult result = convert_and_check(read_shape(shapes::book(2'000)), 2'000);
+    BOOST_TEST(result.model.vertices.size() > 2'000u); // each page's own frame at the hinge
+}
+
+BOOST_AUTO_TEST_CASE(one_triangle_repeated_keeps_every_copy_over_three_vertices) {
+    const ConvertResult result = convert_and_check(read_shape(shapes::repeated_triangle(5'000)), 5'000);
+    BOOST_TEST(result.model.vertices.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(zero_area_triangles_are_kept_and_counted) {
+    const ConvertResult result = convert(read_shape(shapes::zero_area(3'000)));
+    BOOST_TEST(aem::validate(result.model).empty());
+    BOOST_TEST(result.model.indices.size() == 3u * 3'000u);
+    BOOST_TEST(result.stats.degenerate_triangles == 1'500u); // two corners at one place: every other one
+}
+
+BOOST_AUTO_TEST_CASE(a_long_strip_keeps_every_triangle) {
+    convert_and_check(read_shape(shapes::long_strip(20'000)), 20'000);
+}
+
+BOOST_AUTO_TEST_CASE(deep_and_wide_trees_place_every_reference) {
+    const ConvertResult deep = convert(read_shape(shapes::deep_chain(500)));
+    BOOST_TEST(deep.model.indices.size() == 3u * 500u);
+    // The last node sits 500 steps of 0.001 along x.
+    float far = 0;
+    for (const aem::Vertex& v : deep.model.vertices)
+        far = std::max(far, v.position.x());
+    BOOST_TEST(std::abs(far - 1.5f) < 1e-3f); // the triangle's own x of 1, plus 0.5
+    const ConvertResult wide = convert(read_shape(shapes::wide_tree(2'000)));
+    BOOST_TEST(wide.model.indices.size() == 3u * 2'000u);
+}
+
+BOOST_AUTO_TEST_CASE(vertices_of_hundreds_of_weights_keep_four) {
+    const ConvertResult result = convert(read_shape(shapes::heavy_weights(8, 200)));
+    BOOST_TEST(aem::validate(result.model).empty());
+    BOOST_TEST(result.stats.vertices_lost_influences == result.model.vertices.size());
+}
+
+BOOST_AUTO_TEST_CASE(an_animation_of_many_keys_keeps_them) {
+    const ConvertResult result = convert(read_shape(shapes::long_animation(20'000)));
+    BOOST_TEST(aem::validate(result.model).empty());
+    BOOST_TEST_REQUIRE(result.model.animations.size() == 1u);
+    BOOST_TEST(result.model.keyframes.size() >= 3u * 20'000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

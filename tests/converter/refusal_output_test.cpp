@@ -215,8 +215,16 @@ BOOST_AUTO_TEST_CASE(a_batch_of_a_few_files_puts_them_in_place_file_by_file) {
     BOOST_TEST((listing(temp.path()) == std::vector<std::string>{"box.aem", "box_0.png"}));
     BOOST_TEST((aem::read_file(temp.path() / "box.aem") == result.model));
 
-    fs::create_directories(temp.path() / "again" / "box.aem" / "occupied"); // the model cannot be renamed
+    // A folder where the model goes is refused when the model is added (nothing of it is kept) ...
+    fs::create_directories(temp.path() / "again" / "box.aem" / "occupied");
+    BOOST_CHECK_EXCEPTION(
+        batch.add(result, temp.path() / "again" / "box.aem"), aem::Error,
+        [](const aem::Error& e) { return std::string(e.what()).find("is a folder") != std::string::npos; });
+    BOOST_TEST((listing(temp.path() / "again") == std::vector<std::string>{"box.aem"}));
+    fs::remove_all(temp.path() / "again" / "box.aem");
+    // ... and one that appears between the writing and the commit fails the commit, with no texture left.
     batch.add(result, temp.path() / "again" / "box.aem");
+    fs::create_directories(temp.path() / "again" / "box.aem" / "occupied"); // the model cannot be renamed
     const std::vector<std::string> failed = batch.commit();
     BOOST_TEST_REQUIRE(failed.size() == 1u);
     BOOST_TEST(failed[0].find("box.aem") != std::string::npos, failed[0]);

@@ -1,6 +1,7 @@
 // corpus_convert: converts every full (not shortened) dump under a corpus folder and checks each
 // result. A file passes when
-//   - it converts, the model passes aem::validate, survives to_bytes/read_model unchanged, and its
+//   - it converts, the model passes aem::validate, survives to_bytes/read_model unchanged, every
+//     colour set, UV channel, camera and light the model cannot hold is counted in a warning, and its
 //     poses agree with the independent Assimp-semantics evaluator (bind pose and eight times of every
 //     animation, within 1e-4 x the model's size); its geometry is optimised without loss: the weld is
 //     exact (no two identical vertex records in one mesh), every triangle of the source-order
@@ -34,6 +35,7 @@
 #include <assbin/reader.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -181,6 +183,52 @@ std::string check_optimised_geometry(const assbin::Scene& scene, const aem::Mode
     return {};
 }
 
+// ---- what the model cannot hold is said ----
+
+// The count a warning names before `words` ("3 vertex colour sets dropped ..."), or 0 when no
+// warning says it.
+size_t count_named(const std::vector<std::string>& warnings, const std::string& words) {
+    for (const std::string& warning : warnings) {
+        const size_t at = warning.find(words);
+        if (at == std::string::npos) continue;
+        size_t start = at;
+        while (start > 0 && std::isdigit(static_cast<unsigned char>(warning[start - 1])))
+            --start;
+        if (start < at) return std::stoul(warning.substr(start, at - start));
+    }
+    return 0;
+}
+
+// Every vertex colour set and UV channel of the dump's meshes (those with vertices) is either in
+// the model (AEM keeps the one UV channel converted, and no colours) or counted in a warning; and
+// so are the scene's cameras and lights, which AEM has no place for.
+std::string check_drops_said(const assbin::Scene& scene, const assbin::converter::ConvertResult& result) {
+    size_t colour_sets = 0, uv_channels = 0, uv_kept = 0;
+    for (const assbin::Mesh& mesh : scene.meshes) {
+        if (!mesh.positions || mesh.positions->values.empty()) continue;
+        colour_sets += mesh.color_sets.size();
+        uv_channels += mesh.uv_channels.size();
+        uv_kept += mesh.uv_channels.empty() ? 0 : 1; // channel 0, the one converted by default
+    }
+    const std::vector<std::string>& said = result.warnings;
+    const size_t colours_named = count_named(said, " vertex colour set");
+    const size_t uvs_named = count_named(said, " UV channel");
+    const size_t cameras_named = count_named(said, " camera");
+    const size_t lights_named = count_named(said, " light");
+    std::string problem;
+    const auto expect = [&](const char* what, size_t in_dump, size_t kept, size_t named) {
+        if (in_dump != kept + named)
+            problem += std::string(problem.empty() ? "" : "; ") + what + ": " + std::to_string(in_dump) +
+                       " in the dump, " + std::to_string(kept) + " kept, " + std::to_string(named) +
+                       " named in warnings";
+    };
+    expect("vertex colour sets", colour_sets, 0, colours_named);
+    expect("UV channels", uv_channels, uv_kept, uvs_named);
+    expect("cameras", scene.cameras.size(), 0, cameras_named);
+    expect("lights", scene.lights.size(), 0, lights_named);
+    return problem;
+}
+
 // Why a converted model fails, or empty.
 std::string check_model(const assbin::Scene& scene, const assbin::converter::ConvertResult& result,
                         bool check_poses) {
@@ -234,7 +282,8 @@ int convert_all(const fs::path& folder, bool check_poses, const std::set<std::st
             options.layout = layout;
             options.compress_textures = compress;
             const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
-            const std::string problem = check_model(scene, result, check_poses);
+            std::string problem = check_model(scene, result, check_poses);
+            if (problem.empty()) problem = check_drops_said(scene, result);
             if (problem.empty()) {
                 ++passed;
             } else {

@@ -151,8 +151,8 @@ BOOST_AUTO_TEST_CASE(one_file_of_a_batch_that_cannot_be_written_fails_alone) {
     const auto batch =
         run_cli({"convert", (temp / "in").string(), "--out-dir", (temp / "out").string(), "--jobs", "1"});
     BOOST_TEST(batch.exit_code == 1);
-    BOOST_TEST(contains(batch.err, (temp / "out" / "b.aem").string() +
-                                       ": cannot rename the temporary file over it (Is a directory)"),
+    // Refused before b is read (common/output_target.hpp): a folder is never replaced.
+    BOOST_TEST(contains(batch.err, (temp / "out" / "b.aem").string() + ": is a folder, not a file"),
                batch.err);
     BOOST_TEST(fs::is_regular_file(temp / "out" / "a.aem"));
     BOOST_TEST(fs::is_regular_file(temp / "out" / "c.aem"));

@@ -116,4 +116,181 @@ SceneSpec grid(uint32_t n) {
     return scene;
 }
 
+namespace {
+
+SceneSpec one_mesh_scene(MeshSpec mesh, const char* name) {
+    SceneSpec scene;
+    scene.meshes.push_back(std::move(mesh));
+    scene.root = make_node(name, {0});
+    scene.materials.push_back(plain_material(name));
+    return scene;
+}
+
+// A small triangle with normals and UVs, for the node trees.
+MeshSpec small_triangle() {
+    MeshSpec mesh;
+    mesh.positions = std::vector<F3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.normals = std::vector<F3>{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    mesh.uvs.push_back({2, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}});
+    mesh.faces.push_back({0, 1, 2});
+    return mesh;
+}
+
+M4 translation(float x, float y, float z) {
+    return {1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1};
+}
+
+} // namespace
+
+SceneSpec book(uint32_t pages, bool both_windings) {
+    MeshSpec mesh;
+    std::vector<F3> positions{{0, 0, 0}, {0, 1, 0}}, normals{{0, 0, 1}, {0, 0, 1}}, uvs{{0, 0, 0}, {0, 1, 0}};
+    for (uint32_t p = 0; p < pages; ++p) {
+        const double angle = std::numbers::pi * (double(p) + 0.5) / double(pages);
+        positions.push_back({static_cast<float>(std::cos(angle)), 0.5f, static_cast<float>(std::sin(angle))});
+        normals.push_back({0, 0, 1});
+        // Each page its own UVs at the tip: its tangent at the hinge differs from every other page's.
+        // A page wound the other way is mapped the other way too (u mirrored), so that its UVs keep
+        // the orientation of the others': MikkTSpace then groups it with the page it pairs with at
+        // the hinge, and which page that is shows in the frames.
+        const bool reversed = both_windings && p >= pages - pages / 4;
+        uvs.push_back({reversed ? -1.0f : 1.0f, static_cast<float>(0.5 + 0.4 * std::sin(angle)), 0.0f});
+        const uint32_t edge = 2 + p;
+        if (reversed)
+            mesh.faces.push_back({1, 0, edge});
+        else
+            mesh.faces.push_back({0, 1, edge});
+    }
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.uvs.push_back({2, std::move(uvs)});
+    return one_mesh_scene(std::move(mesh), "book");
+}
+
+SceneSpec repeated_triangle(uint32_t copies) {
+    MeshSpec mesh = small_triangle();
+    mesh.faces.assign(copies, {0, 1, 2});
+    return one_mesh_scene(std::move(mesh), "repeated");
+}
+
+SceneSpec zero_area(uint32_t triangles) {
+    MeshSpec mesh;
+    std::vector<F3> positions, normals, uvs;
+    for (uint32_t t = 0; t < triangles; ++t) {
+        const float x = static_cast<float>(t % 1000), z = static_cast<float>(t / 1000);
+        const uint32_t first = static_cast<uint32_t>(positions.size());
+        positions.push_back({x, 0, z});
+        positions.push_back({x + 0.5f, 0, z});
+        positions.push_back(t % 2 == 0 ? F3{x, 0, z}
+                                       : F3{x + 1.0f, 0, z}); // two corners at one place, or a line
+        for (int k = 0; k < 3; ++k) {
+            normals.push_back({0, 1, 0});
+            uvs.push_back({x / 1000.0f, z / 1000.0f, 0});
+        }
+        mesh.faces.push_back({first, first + 1, first + 2});
+    }
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.uvs.push_back({2, std::move(uvs)});
+    return one_mesh_scene(std::move(mesh), "zero_area");
+}
+
+SceneSpec long_strip(uint32_t triangles) {
+    MeshSpec mesh;
+    const uint32_t quads = triangles / 2;
+    std::vector<F3> positions, normals, uvs;
+    for (uint32_t i = 0; i <= quads; ++i) {
+        const float x = static_cast<float>(i) * 0.01f;
+        for (const float z : {0.0f, 0.01f}) {
+            positions.push_back({x, 0, z});
+            normals.push_back({0, 1, 0});
+            uvs.push_back({x, z, 0});
+        }
+    }
+    for (uint32_t i = 0; i < quads; ++i) {
+        const uint32_t a = 2 * i;
+        mesh.faces.push_back({a, a + 1, a + 2});
+        mesh.faces.push_back({a + 2, a + 1, a + 3});
+    }
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.uvs.push_back({2, std::move(uvs)});
+    return one_mesh_scene(std::move(mesh), "strip");
+}
+
+SceneSpec deep_chain(uint32_t depth) {
+    SceneSpec scene;
+    scene.meshes.push_back(small_triangle());
+    scene.materials.push_back(plain_material("deep"));
+    NodeSpec node = make_node("n" + std::to_string(depth), {0});
+    node.transform = translation(0.001f, 0, 0);
+    for (uint32_t d = depth - 1; d > 0; --d) {
+        NodeSpec parent = make_node("n" + std::to_string(d), {0}, {});
+        parent.transform = translation(0.001f, 0, 0);
+        parent.children.push_back(std::move(node));
+        node = std::move(parent);
+    }
+    scene.root = std::move(node);
+    return scene;
+}
+
+SceneSpec wide_tree(uint32_t children) {
+    SceneSpec scene;
+    scene.meshes.push_back(small_triangle());
+    scene.materials.push_back(plain_material("wide"));
+    scene.root = make_node("root");
+    scene.root.children.reserve(children);
+    for (uint32_t c = 0; c < children; ++c) {
+        NodeSpec child = make_node("c" + std::to_string(c), {0});
+        child.transform = translation(static_cast<float>(c % 1000), 0, static_cast<float>(c / 1000));
+        scene.root.children.push_back(std::move(child));
+    }
+    return scene;
+}
+
+SceneSpec heavy_weights(uint32_t n, uint32_t bones) {
+    MeshSpec mesh = grid_mesh(n);
+    const uint32_t vertices = n * n;
+    NodeSpec skeleton = make_node("skeleton");
+    for (uint32_t b = 0; b < bones; ++b) {
+        BoneSpec bone;
+        bone.name = "bone" + std::to_string(b);
+        bone.weights.reserve(vertices);
+        for (uint32_t v = 0; v < vertices; ++v)
+            bone.weights.push_back(
+                {v, 1.0f / static_cast<float>(bones) * (1.0f + 0.01f * static_cast<float>((v + b) % 7))});
+        mesh.bones.push_back(std::move(bone));
+        skeleton.children.push_back(make_node("bone" + std::to_string(b)));
+    }
+    SceneSpec scene;
+    scene.meshes.push_back(std::move(mesh));
+    scene.materials.push_back(plain_material("skin"));
+    scene.root = make_node("root", {}, {make_node("body", {0}), std::move(skeleton)});
+    return scene;
+}
+
+SceneSpec long_animation(uint32_t keys) {
+    SceneSpec scene = one_mesh_scene(small_triangle(), "animated");
+    ChannelSpec channel;
+    channel.node_name = "animated";
+    channel.positions.reserve(keys);
+    channel.rotations.reserve(keys);
+    channel.scalings.reserve(keys);
+    for (uint32_t k = 0; k < keys; ++k) {
+        const double time = double(k);
+        const float s = static_cast<float>(std::sin(time * 0.01)),
+                    c = static_cast<float>(std::cos(time * 0.005));
+        channel.positions.push_back({time, {s, 0, 0}});
+        channel.rotations.push_back({time, {c, 0, static_cast<float>(std::sin(time * 0.005)), 0}});
+        channel.scalings.push_back({time, {1, 1 + 0.1f * s, 1}});
+    }
+    AnimationSpec animation;
+    animation.name = "long";
+    animation.duration = keys > 0 ? double(keys - 1) : 0.0;
+    animation.ticks_per_second = 1000.0;
+    animation.channels.push_back(std::move(channel));
+    scene.animations.push_back(std::move(animation));
+    return scene;
+}
+
 } // namespace assbin_test::shapes

@@ -32,4 +32,37 @@ MeshSpec grid_mesh(uint32_t n, float x0 = 0.0f, float z0 = 0.0f);
 // grid_mesh(n) alone under one node.
 SceneSpec grid(uint32_t n);
 
+// The family built to break each stage's bound (DESIGN's "linear on any input"), each written at two
+// sizes 10x apart by assbin_make_shapes and timed per element by scripts/bench-convert.sh.
+
+// A book: `pages` triangles sharing one hinge edge (the same two vertices, with equal normals and UVs,
+// so MikkTSpace sees one edge of multiplicity `pages`); with `both_windings` the last quarter is wound
+// the other way (each pairs with a page of the first quarter, and half the pages find no partner:
+// a pairing that scans for partners is quadratic there). Scans, CAD exports and duplicated geometry
+// make such edges.
+SceneSpec book(uint32_t pages, bool both_windings = true);
+
+// One triangle repeated `copies` times over the same three vertices (duplicated faces).
+SceneSpec repeated_triangle(uint32_t copies);
+
+// `triangles` triangles of zero area: in rows along a line, each with two corners at one position
+// or all three on a line (kept and counted by the optimiser, skipped by MikkTSpace).
+SceneSpec zero_area(uint32_t triangles);
+
+// A strip one quad wide and triangles / 2 quads long (long, thin, every vertex of valence <= 6).
+SceneSpec long_strip(uint32_t triangles);
+
+// A chain of `depth` nodes, each placing one small mesh (global transforms of deep trees).
+SceneSpec deep_chain(uint32_t depth);
+
+// A root of `children` nodes, each placing the same small mesh (mesh references of wide trees).
+SceneSpec wide_tree(uint32_t children);
+
+// An n x n grid skinned to `bones` bones, every vertex weighted by every bone (vertices of hundreds
+// of weights: the four largest are kept).
+SceneSpec heavy_weights(uint32_t n, uint32_t bones);
+
+// One node animated by one channel of `keys` position, rotation and scaling keys each.
+SceneSpec long_animation(uint32_t keys);
+
 } // namespace assbin_test::shapes

@@ -1,5 +1,8 @@
 // Rule 6's geometry: a polygon's triangles by ear clipping in its best-fit plane (concave
 // polygons come out right), quads split at their reflex corner, a work budget against hostile faces.
+// Cost: ear clipping is quadratic in a polygon's corners, so each mesh has a work budget (linear in
+// its corners); a polygon that would exceed it is fanned from a corner instead, in linear time, and
+// said in a warning (a 65,535-corner star: scripts/bench-shapes.sh).
 #include "pipeline.hpp"
 
 #include <algorithm>

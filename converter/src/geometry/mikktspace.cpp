@@ -4,6 +4,12 @@
 // arithmetic follows the reference's own order, in float, so that results agree to the last bits
 // wherever the reference is well defined. Where the reference is slow (quicksorts, recursion,
 // quadratic scans of degenerate triangles) this uses counting sorts, an explicit stack and tables.
+// Cost, linear in the corners whatever the shape (the shapes that test it: scripts/bench-shapes.sh):
+// identities by a hash of each corner; edges by counting sort into buckets, each edge's run paired
+// in one pass (link_buckets: a book's hinge of 100,000 pages is one run); groups grown with an
+// explicit stack, each corner entering one group; a group's frame linear in its faces (a sort by
+// radix from 65,536), except the pair test of groups up to kLargestPairCheck faces (a constant per
+// face); degenerate corners lent a frame through a table per identity.
 #include "geometry/mikktspace.hpp"
 
 #include "geometry/vertex_groups.hpp"
@@ -15,6 +21,7 @@
 #include <cfloat>
 #include <cmath>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -366,27 +373,44 @@ void link_neighbours(Work& work) {
     });
 }
 
+// Cost: linear in the entries. Within a run of one edge (same low and high identity), the reference
+// pairs each free entry, in order, with the first later free entry walked the other way; scanning
+// for it is quadratic in the edge's multiplicity (100,000 pages of a book on one hinge: 37 s). The
+// same pairs come from one pass: the free entries of a run are all walked one way (two free entries
+// walked opposite ways would have been paired), so they wait in a queue, and an entry walked the
+// other way takes the queue's first, the earliest, as the reference's scan would have.
 void link_buckets(Work& work, EdgeEntry* entries, const std::vector<uint32_t>& start, uint32_t first_bucket,
                   uint32_t last_bucket) {
+    std::vector<const EdgeEntry*> waiting; // one run's free entries, all walked the same way
     for (uint32_t bucket = first_bucket; bucket < last_bucket; ++bucket) {
         EdgeEntry* const first = entries + start[bucket];
         EdgeEntry* const last = entries + start[bucket + 1];
         sort_by_high(first, last);
         for (auto a = first; work.keep && a + 2 < last; ++a)
             if ((a + 2)->high == a->high) work.crowded_edge.store(true, std::memory_order_relaxed);
-        for (auto a = first; a != last; ++a) {
-            if (work.neighbours[a->triangle()][a->edge()] >= 0) continue;
-            const uint32_t from = work.identity[a->corner];
-            const uint32_t to = work.identity[3 * a->triangle() + (a->edge() + 1) % 3];
-            for (auto b = a + 1; b != last && b->high == a->high; ++b) {
-                std::array<int32_t, 3>& other = work.neighbours[b->triangle()];
-                if (other[b->edge()] >= 0 || work.identity[b->corner] != to ||
-                    work.identity[3 * b->triangle() + (b->edge() + 1) % 3] != from)
+        for (auto run = first; run != last;) {
+            waiting.clear();
+            size_t next_waiting = 0;      // the queue's head
+            bool waiting_forward = false; // the way the waiting entries are walked: from low to high
+            auto b = run;
+            for (; b != last && b->high == run->high; ++b) {
+                // A healthy triangle's corners lie apart, so an edge's two identities differ.
+                const uint32_t from = work.identity[b->corner];
+                const bool forward = from < work.identity[3 * b->triangle() + (b->edge() + 1) % 3];
+                if (next_waiting < waiting.size() && forward != waiting_forward) {
+                    const EdgeEntry* a = waiting[next_waiting++];
+                    work.neighbours[a->triangle()][a->edge()] = static_cast<int32_t>(b->triangle());
+                    work.neighbours[b->triangle()][b->edge()] = static_cast<int32_t>(a->triangle());
                     continue;
-                work.neighbours[a->triangle()][a->edge()] = static_cast<int32_t>(b->triangle());
-                other[b->edge()] = static_cast<int32_t>(a->triangle());
-                break;
+                }
+                if (next_waiting == waiting.size()) {
+                    waiting.clear();
+                    next_waiting = 0;
+                    waiting_forward = forward;
+                }
+                waiting.push_back(&*b);
             }
+            run = b;
         }
     }
 }
@@ -508,7 +532,9 @@ Vec3 group_tangent(const Work& work, std::span<const uint32_t> faces, std::span<
 
 // With genTangSpaceDefault's 180-degree threshold, a group splits only where two of its faces'
 // projected directions are exactly opposite; that test is quadratic, so it is made for fans of up
-// to this many faces (larger fans, poles of very fine spheres, are taken as one).
+// to this many faces (larger fans, poles of very fine spheres, are taken as one). Cost: at most
+// kLargestPairCheck pair tests per face, and a group that splits (m faces, m <= kLargestPairCheck)
+// costs O(m^2 log m): at most a constant per face, however the faces are arranged.
 constexpr uint32_t kLargestPairCheck = 1024;
 
 // Buffers reused from group to group (most groups hold a handful of faces: allocating per group
@@ -560,11 +586,34 @@ Vec3 project_members(const Work& work, const Group& group, GroupScratch& scratch
     return n;
 }
 
+// The tangent of a group of one face: the path below's arithmetic, in its order, on one face,
+// without its scratch arrays, its pair test (one face always joins) and its sort. Groups of one face
+// are a corner each: every page's tip and unpaired hinge corner in a book (2.5 groups a triangle,
+// against a grid's 0.5), the rim of a fan; they would spend more on the general path's set-up than
+// on the arithmetic.
+Vec3 single_face_tangent(const Work& work, const Group& group) {
+    const uint32_t f = work.members.data()[group.first];
+    const Triangle& tri = work.triangles[f];
+    if (tri.any()) return {0, 0, 0}; // adds no term: the sum stays zero
+    const uint32_t i = work.corner_of(f, group.identity);
+    const Vec3 n = vec(work.points.normal(work.corners[3 * f + i]));
+    const Vec3 os = projected(tri.os, n);
+    const Vec3 p0 = work.position(3 * f + (i + 2) % 3), p1 = work.position(3 * f + i),
+               p2 = work.position(3 * f + (i + 1) % 3);
+    const Vec3 v1 = projected(sub(p0, p1), n), v2 = projected(sub(p2, p1), n);
+    const float cosine = std::clamp(dot(v1, v2), -1.0f, 1.0f);
+    const float angle = static_cast<float>(std::acos(static_cast<double>(cosine)));
+    const Vec3 term = scale(angle, os);
+    if (work.keep) work.keep->term[3 * f + i] = {term.x, term.y, term.z};
+    return normalized_if_not_zero(add(Vec3{0, 0, 0}, term));
+}
+
 // The one tangent of a group whose faces all join (the usual case), or nothing when the group splits.
 std::optional<Vec3> whole_group_tangent(const Work& work, uint32_t g, GroupScratch& scratch) {
     // Through data(): while the groups are still being built (build_groups_and_frames), the vector's
     // size changes; its start, reserved once, does not (a checked operator[] would read the size).
     const Group& group = work.groups.data()[g];
+    if (group.count == 1) return single_face_tangent(work, group);
     const std::span<const uint32_t> members(work.members.data() + group.first, group.count);
     const Vec3 n = project_members(work, group, scratch);
     if (!group_is_whole(work, members, scratch)) return std::nullopt;
@@ -597,14 +646,15 @@ void frames_of_split_group(const Work& work, uint32_t g, GroupScratch& scratch, 
         return a == b || work.triangles[members[a]].any() || work.triangles[members[b]].any() ||
                (dot(scratch.os[a], scratch.os[b]) > -1.0f && dot(scratch.ot[a], scratch.ot[b]) > -1.0f);
     };
-    std::vector<std::pair<std::vector<uint32_t>, uint32_t>> subgroups; // sorted faces, their frame
+    // Sorted faces -> their frame; found by a search tree, not a scan of every subgroup made, which
+    // would compare face lists of m faces with up to m subgroups for each of m members: m^3.
+    std::map<std::vector<uint32_t>, uint32_t> subgroups;
     for (size_t k = 0; k < members.size(); ++k) {
         std::vector<uint32_t> faces;
         for (size_t j = 0; j < members.size(); ++j)
             if (joined(k, j)) faces.push_back(members[j]);
         std::sort(faces.begin(), faces.end());
-        auto found =
-            std::find_if(subgroups.begin(), subgroups.end(), [&](const auto& s) { return s.first == faces; });
+        auto found = subgroups.find(faces);
         if (found == subgroups.end()) {
             std::vector<Vec3> os(faces.size());
             for (size_t j = 0; j < faces.size(); ++j)
@@ -612,8 +662,7 @@ void frames_of_split_group(const Work& work, uint32_t g, GroupScratch& scratch, 
             out.frames.push_back(
                 frame_of(group_tangent(work, faces, os, group.identity, n, scratch.edges, work.keep),
                          group.preserving));
-            found = subgroups.emplace(subgroups.end(), std::move(faces),
-                                      static_cast<uint32_t>(out.frames.size() - 1));
+            found = subgroups.emplace(std::move(faces), static_cast<uint32_t>(out.frames.size() - 1)).first;
         }
         const uint32_t corner = 3 * members[k] + work.corner_of(members[k], group.identity);
         out.corner_frame[corner] = found->second;

@@ -1,5 +1,7 @@
 // Rule 7: missing normals are generated per source mesh, in mesh space, before baking: area-weighted
 // face normals summed around each position, split where faces meet at a crease.
+// Cost: linear in the corners (see group_directions below: a vertex of huge valence weighs its
+// groups' directions, not every triangle around it); zero-area faces add nothing and are counted once.
 #include "geometry/vertex_groups.hpp"
 #include "pipeline.hpp"
 

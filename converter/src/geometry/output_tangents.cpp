@@ -11,8 +11,11 @@
 #include "run_tasks.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <optional>
+#include <unordered_map>
 
 namespace assbin::converter::detail {
 
@@ -34,6 +37,119 @@ TangentPair pair_at(const CornerFrame& frame, const Eigen::Vector3f& normal, boo
     }
     return value;
 }
+
+// A vertex's copies are chained (the vertex first, then its copies in the order made) and a corner
+// goes to the first whose tangent pair equals its own, a new copy appended when none does. Walking
+// the chain for each new frame is quadratic in a vertex's copies: a book's hinge, one group (and so
+// one copy) per page, took 37 s for 100,000 pages. A chain's values are all unequal (a copy is made
+// only when none equals), so the first equal entry is the only one, and once a chain is longer than
+// kWalkedCopies a table from (vertex, value) finds it at once. Values are keyed as they compare:
+// -0 as +0, and a value holding a NaN (equal to nothing, itself included) is neither entered nor
+// found. Cost: at most kWalkedCopies steps and one look-up per corner that changes frame.
+constexpr uint32_t kWalkedCopies = 16;
+
+class CopyIndex {
+  public:
+    // The entry of v's chain equal to `value`, or one made by chain.append(tail, value). `chain` gives
+    // value_of(entry), source_of(entry) (the chain's vertex), next_of(entry) and
+    // append(tail, value) -> the new entry.
+    template <class Chain>
+    uint32_t find_or_append(uint32_t v, const TangentPair& value, Chain& chain) {
+        if (const auto tail = tails_.find(v); tail != tails_.end()) {
+            const std::optional<uint64_t> hash = hash_of(v, value);
+            if (hash) {
+                if (const uint32_t found = find(v, *hash, value, chain); found != kNoCopy) return found;
+            }
+            const uint32_t copy = chain.append(tail->second, value);
+            tail->second = copy;
+            if (hash) insert(*hash, copy, chain);
+            return copy;
+        }
+        uint32_t at = v, steps = 0;
+        while (!(chain.value_of(at) == value) && chain.next_of(at) != kNoCopy) {
+            at = chain.next_of(at);
+            ++steps;
+        }
+        if (chain.value_of(at) == value) return at;
+        const uint32_t copy = chain.append(at, value);
+        if (steps + 2 > kWalkedCopies) { // the chain holds steps + 2 entries now: indexed from here on
+            for (uint32_t entry = v; entry != kNoCopy; entry = chain.next_of(entry)) {
+                if (const std::optional<uint64_t> hash = hash_of(v, chain.value_of(entry)))
+                    insert(*hash, entry, chain);
+            }
+            tails_.emplace(v, copy);
+        }
+        return copy;
+    }
+
+  private:
+    // Open addressing with linear probing, at most half full, 8 bytes a slot (the table is read at
+    // random, a cache miss a look-up: a book's hinge puts a slot per page in it). A slot holds the
+    // hash's high half and the entry; a match is confirmed by the entry's vertex and value (two
+    // values may share a hash); growing recomputes each entry's hash from its vertex and value.
+    struct Slot {
+        uint32_t tag = 0;
+        uint32_t entry = kNoCopy; // kNoCopy: empty
+    };
+
+    // The value's hash as it compares (-0 as +0), or nothing when it holds a NaN.
+    static std::optional<uint64_t> hash_of(uint32_t v, const TangentPair& value) {
+        const float floats[6] = {value.tangent.x(),   value.tangent.y(),   value.tangent.z(),
+                                 value.bitangent.x(), value.bitangent.y(), value.bitangent.z()};
+        uint64_t h = 0x9E3779B97F4A7C15ull ^ v;
+        for (const float f : floats) {
+            if (std::isnan(f)) return std::nullopt;
+            const float canonical = f == 0.0f ? 0.0f : f;
+            uint32_t bits;
+            std::memcpy(&bits, &canonical, sizeof bits);
+            h = (h ^ bits) * 0xFF51AFD7ED558CCDull; // a multiply per word, then a final mix
+            h ^= h >> 32;
+        }
+        h ^= h >> 29;
+        return h * 0xC4CEB9FE1A85EC53ull;
+    }
+    static uint32_t tag_of(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
+
+    template <class Chain>
+    uint32_t find(uint32_t v, uint64_t hash, const TangentPair& value, const Chain& chain) const {
+        if (slots_.empty()) return kNoCopy;
+        const size_t mask = slots_.size() - 1;
+        const uint32_t tag = tag_of(hash);
+        for (size_t at = hash & mask; slots_[at].entry != kNoCopy; at = (at + 1) & mask) {
+            const Slot& slot = slots_[at];
+            if (slot.tag == tag && chain.source_of(slot.entry) == v && chain.value_of(slot.entry) == value)
+                return slot.entry;
+        }
+        return kNoCopy;
+    }
+
+    template <class Chain>
+    void insert(uint64_t hash, uint32_t entry, const Chain& chain) {
+        if (2 * (used_ + 1) > slots_.size()) {
+            std::vector<Slot> old = std::move(slots_);
+            slots_.assign(std::max<size_t>(64, 2 * old.size()), Slot{});
+            for (const Slot& slot : old) {
+                if (slot.entry == kNoCopy) continue;
+                // Entries with a NaN are never entered, so every entry has a hash.
+                place(*hash_of(chain.source_of(slot.entry), chain.value_of(slot.entry)), slot.entry);
+            }
+        }
+        place(hash, entry);
+        ++used_;
+    }
+
+    void place(uint64_t hash, uint32_t entry) {
+        const size_t mask = slots_.size() - 1;
+        size_t at = hash & mask;
+        while (slots_[at].entry != kNoCopy)
+            at = (at + 1) & mask;
+        slots_[at] = {tag_of(hash), entry};
+    }
+
+    std::unordered_map<uint32_t, uint32_t> tails_; // indexed vertices: their chain's last entry
+    std::vector<Slot> slots_;                      // a power of two of them
+    size_t used_ = 0;
+};
 
 // The frames given to the vertices: the first corner to reach a vertex sets it; a corner whose frame
 // matches none of the vertex's copies gets a new copy, appended. A frame shared by corners is shared
@@ -73,21 +189,25 @@ class FrameWriter {
             set(v, value);
             return v;
         }
-        uint32_t at = v;
-        while (!(value_of(at) == value) && next_copy_[at] != kNoCopy)
-            at = next_copy_[at];
-        if (!(value_of(at) == value)) {
-            const uint32_t copy = static_cast<uint32_t>(vertices_.size());
-            vertices_.push_back(vertices_[v]);
-            copy_sources_.push_back(v);
-            next_copy_.push_back(kNoCopy);
-            next_copy_[at] = copy;
-            set(copy, value);
-            at = copy;
-        }
-        return at;
+        return copies_.find_or_append(v, value, *this);
     }
 
+  public: // the chain, for CopyIndex
+    TangentPair value_of(uint32_t v) const { return {vertices_[v].tangent, vertices_[v].bitangent}; }
+    uint32_t next_of(uint32_t v) const { return next_copy_[v]; }
+    uint32_t source_of(uint32_t v) const { return v < copy_base_ ? v : copy_sources_[v - copy_base_]; }
+    uint32_t append(uint32_t tail, const TangentPair& value) {
+        const uint32_t copy = static_cast<uint32_t>(vertices_.size());
+        const uint32_t source = source_of(tail);
+        vertices_.push_back(vertices_[source]);
+        copy_sources_.push_back(source);
+        next_copy_.push_back(kNoCopy);
+        next_copy_[tail] = copy;
+        set(copy, value);
+        return copy;
+    }
+
+  private:
     TangentPair pair_of(uint32_t frame, uint32_t v) const {
         return pair_at(frames_.frames[frame], vertices_[v].normal, positive_zeros_);
     }
@@ -102,7 +222,6 @@ class FrameWriter {
         return pairs_[frame];
     }
 
-    TangentPair value_of(uint32_t v) const { return {vertices_[v].tangent, vertices_[v].bitangent}; }
     void set(uint32_t v, const TangentPair& value) {
         vertices_[v].tangent = value.tangent;
         vertices_[v].bitangent = value.bitangent;
@@ -118,6 +237,8 @@ class FrameWriter {
     std::vector<Eigen::Vector3f> normals_;
     std::vector<uint8_t> paired_;
     std::vector<uint32_t> last_frame_, last_at_; // per vertex given: the last frame seen, where it went
+    uint32_t copy_base_ = static_cast<uint32_t>(vertices_.size()); // the first copy's number
+    CopyIndex copies_;
 };
 
 // FrameWriter's result on several threads, for big meshes (the grid's 2.9 million corners: a serial
@@ -181,16 +302,18 @@ class RangeFrameWriter {
             vertices_[v].bitangent = value.bitangent;
             return v;
         }
-        uint32_t at = v;
-        while (!(value_of(at) == value) && next_of(at) != kNoCopy)
-            at = next_of(at);
-        if (value_of(at) == value) return at;
-        const uint32_t copy = first_copy_ + static_cast<uint32_t>(copies_.size());
-        (at < first_copy_ ? next_copy_[at] : copies_[at - first_copy_].next) = copy;
-        copies_.push_back({v, kNoCopy, corner, value});
-        return copy;
+        corner_ = corner;
+        return index_.find_or_append(v, value, *this);
     }
 
+  public: // the chain, for CopyIndex
+    uint32_t append(uint32_t tail, const TangentPair& value) {
+        const uint32_t copy = first_copy_ + static_cast<uint32_t>(copies_.size());
+        const uint32_t source = source_of(tail);
+        (tail < first_copy_ ? next_copy_[tail] : copies_[tail - first_copy_].next) = copy;
+        copies_.push_back({source, kNoCopy, corner_, value});
+        return copy;
+    }
     TangentPair value_of(uint32_t at) const {
         if (at >= first_copy_) return copies_[at - first_copy_].value;
         return {vertices_[at].tangent, vertices_[at].bitangent};
@@ -198,6 +321,7 @@ class RangeFrameWriter {
     uint32_t next_of(uint32_t at) const {
         return at >= first_copy_ ? copies_[at - first_copy_].next : next_copy_[at];
     }
+    uint32_t source_of(uint32_t at) const { return at < first_copy_ ? at : copies_[at - first_copy_].source; }
 
     std::vector<aem::Vertex>& vertices_;
     const MeshFrames& frames_;
@@ -208,6 +332,8 @@ class RangeFrameWriter {
     uint32_t *next_copy_, *last_frame_, *last_at_;
     std::vector<Copy> copies_;
     std::vector<Redirect> redirects_;
+    uint32_t corner_ = 0; // the corner being placed (a copy it makes records it)
+    CopyIndex index_;
 };
 
 // Every corner of `corners` given its frame (frames.corner_frame[c]) as FrameWriter gives it, on

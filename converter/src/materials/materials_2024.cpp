@@ -2,6 +2,8 @@
 // PNG stored bottom row first (the AEM viewer uploads rows without flipping), decoded and encoded
 // on options.texture_threads threads. stb_image (Debian libstb-dev, compiled in stb_image_impl.cpp)
 // decodes; libpng encodes (png_encode.cpp).
+// Cost: a material's keys are looked up in its properties (linear in the properties for each of a
+// fixed set of keys); each embedded texture is decoded and encoded once, linear in its pixels.
 #include "pipeline.hpp"
 #include "run_tasks.hpp"
 
@@ -70,8 +72,6 @@ std::optional<std::string> first_of(const assbin::Material& material, uint32_t p
     return path ? path : texture_path(material, fallback);
 }
 
-namespace {
-
 // A texture already packed as ORM: glTF's metallic-roughness texture (Assimp 5.x stores it as
 // UNKNOWN and again as METALNESS and DIFFUSE_ROUGHNESS), or one file serving as both metalness
 // and roughness. Separate occlusion/metalness/roughness files are not packed here.
@@ -83,6 +83,8 @@ std::optional<std::string> orm_path(const assbin::Material& material) {
     if (metalness && metalness == roughness) return metalness;
     return std::nullopt;
 }
+
+namespace {
 
 // "png", "jpg", ... from a format hint: lower-case letters and digits, "bin" when nothing is left.
 std::string extension_from_hint(const std::string& hint) {

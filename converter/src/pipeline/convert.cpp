@@ -82,9 +82,58 @@ void report_missing_uv_channel(const assbin::Scene& scene, const ConvertOptions&
                 meshes + "; " + have + "): their vertices are written without UVs");
 }
 
+// "3 meshes (0, 4, 7)": which meshes, the first eight named.
+std::string mesh_list(const std::vector<uint32_t>& meshes) {
+    std::string list = std::to_string(meshes.size()) + (meshes.size() == 1 ? " mesh (" : " meshes (");
+    for (size_t k = 0; k < meshes.size() && k < 8; ++k)
+        list += (k ? ", " : "") + std::to_string(meshes[k]);
+    return list + (meshes.size() > 8 ? ", ...)" : ")");
+}
+
+// What an AEM vertex cannot hold, said with counts (nothing is dropped silently): vertex colours,
+// UV channels other than the one converted, and the scene's cameras and lights. Counted over the
+// meshes with vertices, each once however many nodes place it.
+void report_dropped_streams(const assbin::Scene& scene, const ConvertOptions& options, Report& report,
+                            ConvertStats& stats) {
+    std::vector<uint32_t> coloured, more_uvs;
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        const assbin::Mesh& mesh = scene.meshes[m];
+        if (!mesh.positions || mesh.positions->values.empty()) continue;
+        if (!mesh.color_sets.empty()) {
+            coloured.push_back(m);
+            stats.colour_sets_dropped += mesh.color_sets.size();
+        }
+        const size_t kept = options.uv_channel < mesh.uv_channels.size() ? 1 : 0;
+        if (mesh.uv_channels.size() > kept) {
+            more_uvs.push_back(m);
+            stats.uv_channels_dropped += mesh.uv_channels.size() - kept;
+        }
+    }
+    if (!coloured.empty()) {
+        report.warn(std::to_string(stats.colour_sets_dropped) +
+                    (stats.colour_sets_dropped == 1 ? " vertex colour set" : " vertex colour sets") +
+                    " dropped from " + mesh_list(coloured) + ": AEM vertices have no colours");
+    }
+    if (!more_uvs.empty()) {
+        report.warn(std::to_string(stats.uv_channels_dropped) +
+                    (stats.uv_channels_dropped == 1 ? " UV channel" : " UV channels") +
+                    " other than channel " + std::to_string(options.uv_channel) + " dropped from " +
+                    mesh_list(more_uvs) + ": AEM vertices hold one UV (--uv-channel chooses which)");
+    }
+    stats.cameras_dropped = scene.cameras.size();
+    stats.lights_dropped = scene.lights.size();
+    const auto say = [&](size_t count, const char* one, const char* many, const char* why) {
+        if (count > 0)
+            report.warn(std::to_string(count) + " " + (count == 1 ? one : many) + " dropped: " + why);
+    };
+    say(stats.cameras_dropped, "camera", "cameras", "AEM has no cameras");
+    say(stats.lights_dropped, "light", "lights", "AEM has no lights");
+}
+
 std::vector<PreparedMesh> prepare_meshes(const assbin::Scene& scene, const ConvertOptions& options,
                                          Report& report, ConvertStats& stats) {
     report_missing_uv_channel(scene, options, report);
+    report_dropped_streams(scene, options, report, stats);
     std::vector<PreparedMesh> meshes;
     meshes.reserve(scene.meshes.size());
     for (uint32_t m = 0; m < scene.meshes.size(); ++m)
@@ -225,6 +274,7 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     } else {
         convert_materials(scene, options, result.model, result.textures, report);
     }
+    report_unused_texture_slots(scene, options, report, result.stats);
     result.stats.textures_written = result.textures.size();
     clock.lap("materials+textures");
     check_model(result.model, emitted.vertices_valid);

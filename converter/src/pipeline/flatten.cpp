@@ -2,6 +2,8 @@
 // (instancing flattened), and geometry baked into model space. ASSBIN matrices arrive as
 // assbin::Matrix4 (row-major storage) and leave as Eigen::Matrix4d/4f (column-major storage):
 // assignment between the two types converts storage and keeps the mathematical matrix.
+// Cost: each node's global transform from its parent's, in pre-order, so deep chains and wide trees
+// are linear in the nodes (scripts/bench-shapes.sh: deep, wide); each reference bakes its vertices once.
 #include "pipeline.hpp"
 
 #include <quoting.hpp>

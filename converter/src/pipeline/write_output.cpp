@@ -39,7 +39,7 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 // Returns the slot index, or kTrackedSlots when every slot is taken (the file is then untracked).
 size_t track(const fs::path& temporary) {
     const std::string text = temporary.string();
-    if (text.size() >= PATH_MAX) return kTrackedSlots;
+    if (text.empty() || text.size() >= PATH_MAX) return kTrackedSlots; // empty: a stream, nothing to remove
     for (size_t slot = 0; slot < kTrackedSlots; ++slot) {
         int expected = 0;
         if (!g_tracked[slot].state.compare_exchange_strong(expected, 1)) continue;
@@ -141,7 +141,7 @@ class PendingFiles {
                     fs::remove(done, ignored);
                 throw aem::Error(aem::ErrorCode::Io, failure.what());
             }
-            placed.push_back(file->target());
+            if (!file->streaming()) placed.push_back(file->target()); // a device or FIFO is never removed
         }
     }
 
@@ -160,13 +160,17 @@ void remove_pending_outputs() noexcept {
 
 namespace {
 
-// The output's files in temporaries, the model last.
+// The output's files in temporaries, the model last. A model written into a stream (a character
+// device or FIFO: `-o /dev/null`) has no folder of its own for its textures: they are not written
+// (ConvertResult::drop_textures_for_stream says so in a warning first).
 void write_temporaries(const ConvertResult& result, const fs::path& aem_path, PendingFiles& pending,
                        bool flush) {
     aem::check_expressible(result.model); // throws before anything is written
     const fs::path folder = aem_path.parent_path();
-    for (const TextureFile& texture : result.textures)
-        pending.add(folder / texture.name, texture.bytes, flush);
+    if (!output_is_stream(aem_path)) {
+        for (const TextureFile& texture : result.textures)
+            pending.add(folder / texture.name, texture.bytes, flush);
+    }
     pending.add(
         aem_path,
         [&](assbin_common::AtomicFile& file) {
@@ -179,6 +183,24 @@ void write_temporaries(const ConvertResult& result, const fs::path& aem_path, Pe
 }
 
 } // namespace
+
+bool output_is_stream(const fs::path& aem_path) {
+    try {
+        return assbin_common::output_kind(aem_path) == assbin_common::OutputKind::Stream;
+    } catch (const assbin_common::OutputRefused&) {
+        return false; // refused when it is opened, with the reason
+    }
+}
+
+void drop_textures_for_stream(ConvertResult& result, const fs::path& aem_path) {
+    if (result.textures.empty() || !output_is_stream(aem_path)) return;
+    result.warnings.push_back(std::to_string(result.textures.size()) +
+                              (result.textures.size() == 1 ? " texture file is" : " texture files are") +
+                              " not written: the model goes into " + aem_path.string() +
+                              ", a stream, which has no folder to put them beside");
+    result.textures.clear();
+    result.stats.textures_written = 0;
+}
 
 void write_output(const ConvertResult& result, const fs::path& aem_path) {
     PendingFiles pending;
@@ -236,6 +258,7 @@ std::vector<std::string> OutputBatch::commit() {
         devices.clear();
         for (const auto& output : outputs_) {
             for (const auto& file : output->files.files()) {
+                if (file->streaming()) continue; // nothing of a stream's to flush
                 const dev_t device = file->device();
                 if (std::find(devices.begin(), devices.end(), device) != devices.end()) continue;
                 devices.push_back(device);

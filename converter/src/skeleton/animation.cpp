@@ -1,6 +1,11 @@
 // Rule 5: channels matched to nodes, keys converted from ticks to seconds, quaternions reordered
 // from ASSBIN's (w, x, y, z) meaning to AEM's stored (x, y, z, w), and a rest-pose key for every
 // bone an animation leaves alone.
+// Cost: channels matched to nodes by the node graph's table of names and kept per animation for the
+// nodes they name only (linear in channels and nodes); keys converted in one pass per track and
+// sorted only when out of order (k log k): a million keys in well under a second
+// (scripts/bench-shapes.sh: keys). The AEM layout itself holds a sequence per bone for each
+// animation, so the output, and this stage, grow with animations x bones.
 #include "pipeline.hpp"
 
 #include <Eigen/SVD>
@@ -9,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 
 namespace assbin::converter {
 
@@ -59,7 +65,9 @@ ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph
     ChannelTargets targets;
     targets.animated.assign(scene.nodes.size(), false);
     for (size_t a = 0; a < scene.animations.size(); ++a) {
-        std::vector<int32_t>& channel_of = targets.channel_of_node.emplace_back(scene.nodes.size(), -1);
+        // Only the nodes its channels name: an array over every node per animation would cost
+        // animations x nodes (100,000 of each in a dump of a few MB: 10^10).
+        std::unordered_map<uint32_t, int32_t>& channel_of = targets.channel_of_node.emplace_back();
         const std::vector<assbin::NodeChannel>& channels = scene.animations[a].channels;
         for (size_t c = 0; c < channels.size(); ++c) {
             const std::vector<uint32_t>& nodes = graph.nodes_named(channels[c].node_name);
@@ -73,13 +81,13 @@ ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph
                             "; it drives all of them, as in the Assimp viewer");
             }
             for (const uint32_t n : nodes) {
-                if (channel_of[n] >= 0) {
-                    report.warn(animation_label(scene, a) + ": channels " + std::to_string(channel_of[n]) +
+                if (const auto first = channel_of.find(n); first != channel_of.end()) {
+                    report.warn(animation_label(scene, a) + ": channels " + std::to_string(first->second) +
                                 " and " + std::to_string(c) + " both drive " + node_label(scene, n) +
                                 "; the first one is used");
                     continue;
                 }
-                channel_of[n] = static_cast<int32_t>(c);
+                channel_of.emplace(n, static_cast<int32_t>(c));
                 targets.animated[n] = true;
             }
         }
@@ -175,7 +183,15 @@ aem::Keyframe rest_key(const Eigen::Vector3f& v) {
 // One key per channel holding a bone's rest pose, shared by every animation that needs it.
 class RestKeys {
   public:
-    explicit RestKeys(const Skeleton& skeleton) : skeleton_(skeleton), ranges_(skeleton.bones.size()) {}
+    explicit RestKeys(const Skeleton& skeleton)
+        : skeleton_(skeleton), ranges_(skeleton.bones.size()), first_bone_(skeleton.bones.size()) {
+        std::unordered_map<uint32_t, uint32_t> first_of_node; // bones split from one node share it
+        for (uint32_t b = 0; b < first_bone_.size(); ++b)
+            first_bone_[b] = first_of_node.emplace(skeleton.bone_node[b], b).first->second;
+    }
+
+    // The first bone of bone b's node (b itself unless b was split from an earlier bone's node).
+    uint32_t first_bone_of_node(size_t b) const { return first_bone_[b]; }
 
     aem::Sequence of(size_t bone, aem::Model& model) {
         if (!ranges_[bone]) {
@@ -193,6 +209,7 @@ class RestKeys {
   private:
     const Skeleton& skeleton_;
     std::vector<std::optional<aem::Sequence>> ranges_;
+    std::vector<uint32_t> first_bone_;
 };
 
 // The name as C code sees it (up to the first NUL), which must fit the 128-byte field: the 2024
@@ -266,15 +283,15 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
                                 static_cast<uint32_t>(model.sequences.size())});
 
     TrackTally tally;
-    std::vector<int64_t> sequence_of_node(scene.nodes.size(), -1); // split bones share their node's
+    const size_t first_sequence = model.sequences.size(); // one per bone, in bone order
     for (size_t b = 0; b < skeleton.bones.size(); ++b) {
         const uint32_t node = skeleton.bone_node[b];
-        if (sequence_of_node[node] >= 0) {
-            model.sequences.push_back(model.sequences[static_cast<size_t>(sequence_of_node[node])]);
+        if (const uint32_t twin = rest.first_bone_of_node(b); twin != b) { // split bones share their node's
+            model.sequences.push_back(model.sequences[first_sequence + twin]);
             continue;
         }
-        sequence_of_node[node] = static_cast<int64_t>(model.sequences.size());
-        const int32_t c = channels.channel_of_node[a][node];
+        const auto found = channels.channel_of_node[a].find(node);
+        const int32_t c = found == channels.channel_of_node[a].end() ? -1 : found->second;
         model.sequences.push_back(c < 0 ? rest.of(b, model)
                                         : channel_sequence(source.channels[static_cast<size_t>(c)], tps, {},
                                                            rest, b, model, tally));

@@ -77,6 +77,11 @@ struct ConvertStats {
     size_t polygons_triangulated = 0;
     size_t points_dropped = 0;
     size_t lines_dropped = 0;
+    size_t colour_sets_dropped = 0; // vertex colour sets of the meshes with vertices (AEM has none)
+    size_t uv_channels_dropped = 0; // UV channels other than the one converted, likewise
+    size_t cameras_dropped = 0;
+    size_t lights_dropped = 0;
+    size_t texture_slots_dropped = 0; // texture files named in slots the layout has no place for
     size_t empty_faces = 0;
     size_t faces_out_of_range = 0;       // faces dropped because an index is not below the vertex count
     size_t faces_non_finite = 0;         // faces dropped because a corner's position is NaN or infinite
@@ -156,7 +161,16 @@ ConvertResult convert(assbin::Scene&& scene, const ConvertOptions& options = {})
 // temporary name first; renames happen only once all of them are complete, the model last. On
 // failure the temporaries, and any file this call already renamed into place, are removed and
 // aem::Error (code Io, or as aem::write_model) is thrown: no partial output is ever left.
+// The output is refused (aem::Error, naming it and why) when it is one of the inputs of a run under
+// way (an assbin_common::InputFiles of this process) or an existing folder, block device or socket.
+// An existing character device or FIFO is written into as a stream, without its textures.
 void write_output(const ConvertResult& result, const std::filesystem::path& aem_path);
+
+// Whether `aem_path` is an existing character device or FIFO, which the model is streamed into.
+bool output_is_stream(const std::filesystem::path& aem_path);
+// For a model going into a stream: its texture files, which have no folder to go beside it, are
+// dropped from `result` with a warning that counts them (write_output would skip them silently).
+void drop_textures_for_stream(ConvertResult& result, const std::filesystem::path& aem_path);
 
 // Outputs of a batch written one after another and made durable together: add() writes an output's
 // files to temporaries without waiting for the disk, commit() flushes each file system once, renames

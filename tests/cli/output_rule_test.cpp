@@ -1,0 +1,278 @@
+// The output rule every writer follows (common/output_target.hpp), verb by verb as a user meets it:
+// an output that is one of the run's inputs, however it is named (a symlink, a hard link, "./x"),
+// is refused before anything is read or written, and the input keeps its bytes; an existing FIFO or
+// character device is written into as a stream and is still one afterwards. And --skip-existing
+// converts again when a texture the model names was deleted or changed.
+#include "cli_helpers.hpp"
+#include "support/fixtures.hpp"
+#include "support/skip.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using assbin_test::fixture_path;
+using assbin_test::run_cli;
+using assbin_test::TempDir;
+
+using assbin_cli_test::contains;
+std::string slurp(const fs::path& path) {
+    return assbin_cli_test::read_text(path);
+}
+
+mode_t mode_of(const fs::path& path) {
+    struct stat info {};
+    return ::lstat(path.c_str(), &info) == 0 ? info.st_mode : 0;
+}
+
+// A writer: its arguments, given the input and the output it is to write.
+struct Writer {
+    std::string name;
+    std::function<std::vector<std::string>(const std::string& input, const std::string& output)> args;
+    bool needs_gl = false;   // draws a picture before it writes (render)
+    std::string first_bytes; // what its output starts with
+};
+
+std::vector<Writer> writers() {
+    return {
+        {"convert",
+         [](auto in, auto out) {
+             return std::vector<std::string>{"convert", in, "-o", out};
+         },
+         false, "AEM"},
+        {"render -o",
+         [](auto in, auto out) {
+             return std::vector<std::string>{"render", in, "-o", out, "--size", "64x64"};
+         },
+         true, "\x89PNG"},
+        {"render --sheet",
+         [](auto in, auto out) {
+             return std::vector<std::string>{"render", in, "--sheet", out, "--size", "64x64"};
+         },
+         true, "\x89PNG"},
+        {"cmp --html",
+         [](auto in, auto out) {
+             return std::vector<std::string>{"cmp", in, in, "--html", out};
+         },
+         false, "<!DOCTYPE"},
+        {"dump",
+         [](auto in, auto out) {
+             return std::vector<std::string>{"dump", in, out};
+         },
+         false, "ASSIMP"},
+    };
+}
+
+// A copy of a small skinned dump, the input of every writer here.
+fs::path input_in(const TempDir& temp) {
+    const fs::path input = temp.path() / "in.assbin";
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), input);
+    return input;
+}
+
+// Reads a FIFO while a command writes into it: the FIFO is opened for reading and writing (so the
+// writer's open does not wait, and a writer that never comes leaves nothing blocked), and drained
+// until the command has ended.
+class FifoReader {
+  public:
+    explicit FifoReader(const fs::path& fifo) : fd_(::open(fifo.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC)) {
+        BOOST_TEST_REQUIRE(fd_ >= 0);
+        thread_ = std::thread([this] {
+            char buffer[65536];
+            for (;;) {
+                pollfd poll_fd{fd_, POLLIN, 0};
+                ::poll(&poll_fd, 1, 50);
+                const ssize_t got = ::read(fd_, buffer, sizeof buffer);
+                if (got > 0) {
+                    bytes_.append(buffer, static_cast<size_t>(got));
+                    continue;
+                }
+                if (done_) return;
+            }
+        });
+    }
+    ~FifoReader() {
+        if (thread_.joinable()) finish();
+        ::close(fd_);
+    }
+    // The bytes written, once the writer has ended.
+    const std::string& finish() {
+        done_ = true;
+        thread_.join();
+        return bytes_;
+    }
+
+  private:
+    int fd_;
+    std::atomic<bool> done_{false};
+    std::string bytes_;
+    std::thread thread_;
+};
+
+bool can_draw() {
+    static const bool drawn = [] {
+        const TempDir temp;
+        const fs::path input = input_in(temp);
+        return run_cli(
+                   {"render", input.string(), "-o", (temp.path() / "probe.png").string(), "--size", "16x16"})
+                   .exit_code == 0;
+    }();
+    return drawn;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(output_rule)
+
+BOOST_AUTO_TEST_CASE(every_writer_refuses_its_input_as_output_by_any_name) {
+    for (const Writer& writer : writers()) {
+        const TempDir temp;
+        const fs::path input = input_in(temp);
+        const std::string before = slurp(input);
+        fs::create_symlink(input, temp.path() / "link.assbin");
+        fs::create_hard_link(input, temp.path() / "hard.assbin");
+        fs::create_directory(temp.path() / "sub");
+        const std::vector<std::string> names = {(temp.path() / "link.assbin").string(),
+                                                (temp.path() / "hard.assbin").string(),
+                                                (temp.path() / "sub" / ".." / "in.assbin").string()};
+        for (const std::string& output : names) {
+            BOOST_TEST_CONTEXT(writer.name << " -> " << output) {
+                const auto result = run_cli(writer.args(input.string(), output));
+                BOOST_TEST(result.exit_code == 3); // an output that cannot be written
+                BOOST_TEST(contains(result.err, output + ": is the input "));
+                BOOST_TEST(contains(result.err, "(the same file): an output never replaces an input"));
+                BOOST_TEST(slurp(input) == before);
+                BOOST_TEST(S_ISREG(mode_of(temp.path() / "hard.assbin")));
+                BOOST_TEST(S_ISLNK(mode_of(temp.path() / "link.assbin"))); // the link itself untouched
+            }
+        }
+        // Nothing else was written beside them (no temporary left, no output).
+        BOOST_TEST(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()) == 4);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(dump_of_a_folder_refuses_to_write_over_its_own_files) {
+    const TempDir temp;
+    const fs::path folder = temp.path() / "dumps";
+    fs::create_directory(folder);
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), folder / "a.assbin");
+    const std::string before = slurp(folder / "a.assbin");
+    const auto result = run_cli({"dump", folder.string(), folder.string()});
+    BOOST_TEST(result.exit_code == 1); // a batch with a failure
+    BOOST_TEST(contains(result.err, "(the same file): an output never replaces an input"));
+    BOOST_TEST(slurp(folder / "a.assbin") == before);
+}
+
+BOOST_AUTO_TEST_CASE(every_writer_streams_into_a_fifo_and_leaves_it_one) {
+    for (const Writer& writer : writers()) {
+        BOOST_TEST_CONTEXT(writer.name) {
+            if (writer.needs_gl && !can_draw()) {
+                BOOST_TEST_MESSAGE("render cannot draw here (no EGL context): "
+                                   << writer.name << " checked by the render tests");
+                continue;
+            }
+            const TempDir temp;
+            const fs::path input = input_in(temp);
+            const std::string before = slurp(input);
+            const fs::path fifo = temp.path() / "out.fifo";
+            BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+            FifoReader reader(fifo);
+            const auto result = run_cli(writer.args(input.string(), fifo.string()));
+            const std::string& bytes = reader.finish();
+            BOOST_TEST(result.exit_code == 0, result.err);
+            BOOST_TEST(bytes.starts_with(writer.first_bytes));
+            BOOST_TEST(S_ISFIFO(mode_of(fifo)));
+            BOOST_TEST(slurp(input) == before);
+            BOOST_TEST(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()) == 2);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(convert_to_dev_null_times_a_conversion_and_leaves_dev_null_a_device) {
+    // A dump with an embedded texture: its texture file has nowhere to go, and says so.
+    const auto result = run_cli(
+        {"convert", fixture_path("assimp-5.2.5/FBX__box_orphant_embedded_texture.fbx.assbin").string(), "-o",
+         "/dev/null"});
+    BOOST_TEST(result.exit_code == 0, result.err);
+    BOOST_TEST(contains(result.out, "-> /dev/null: "));
+    BOOST_TEST(
+        contains(result.err, "1 texture file is not written: the model goes into /dev/null, a stream"));
+    BOOST_TEST(S_ISCHR(mode_of("/dev/null")));
+    BOOST_TEST(!fs::exists("/dev/null_0.png"));
+}
+
+BOOST_AUTO_TEST_CASE(every_writer_writes_into_a_character_device_without_replacing_it,
+                     *assbin_test::may_skip()) {
+    if (::geteuid() != 0) assbin_test::skip_check("making a character device (mknod) needs root");
+    for (const Writer& writer : writers()) {
+        BOOST_TEST_CONTEXT(writer.name) {
+            if (writer.needs_gl && !can_draw()) continue;
+            const TempDir temp;
+            const fs::path input = input_in(temp);
+            const fs::path device = temp.path() / "null";
+            if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+                assbin_test::skip_check("mknod is not allowed here (" + std::string(std::strerror(errno)) +
+                                        ")");
+            const auto result = run_cli(writer.args(input.string(), device.string()));
+            BOOST_TEST(result.exit_code == 0, result.err);
+            BOOST_TEST(S_ISCHR(mode_of(device)));
+            BOOST_TEST(std::distance(fs::directory_iterator(temp.path()), fs::directory_iterator()) == 2);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_folder_as_output_is_refused_naming_its_kind) {
+    const TempDir temp;
+    const fs::path input = input_in(temp);
+    fs::create_directory(temp.path() / "out.aem");
+    const auto result = run_cli({"convert", input.string(), "-o", (temp.path() / "out.aem").string()});
+    BOOST_TEST(result.exit_code == 3);
+    BOOST_TEST(contains(result.err, "out.aem: is a folder, not a file"));
+}
+
+BOOST_AUTO_TEST_CASE(skip_existing_converts_again_when_a_texture_is_deleted_or_changed) {
+    const TempDir temp;
+    const fs::path input = temp.path() / "box.fbx.assbin";
+    fs::copy_file(fixture_path("assimp-5.2.5/FBX__box_orphant_embedded_texture.fbx.assbin"), input);
+    const auto first = run_cli({"convert", input.string(), "--skip-existing"});
+    BOOST_TEST_REQUIRE(first.exit_code == 0, first.err);
+    std::vector<fs::path> textures;
+    for (const auto& entry : fs::directory_iterator(temp.path()))
+        if (entry.path().extension() == ".png") textures.push_back(entry.path());
+    BOOST_TEST_REQUIRE(textures.size() == 1u);
+    const std::string texture_bytes = slurp(textures.front());
+    BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date, skipped"));
+
+    fs::remove(textures.front());
+    const auto after_delete = run_cli({"convert", input.string(), "--skip-existing"});
+    BOOST_TEST(after_delete.exit_code == 0);
+    BOOST_TEST(!contains(after_delete.out, "up to date"));
+    BOOST_TEST(slurp(textures.front()) == texture_bytes); // written again
+
+    std::ofstream(textures.front(), std::ios::binary | std::ios::app) << "x"; // its bytes changed
+    const auto after_change = run_cli({"convert", input.string(), "--skip-existing"});
+    BOOST_TEST(!contains(after_change.out, "up to date"));
+    BOOST_TEST(slurp(textures.front()) == texture_bytes);
+    BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date, skipped"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
