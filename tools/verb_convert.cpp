@@ -181,6 +181,13 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
                                   : file.parent_path() / aem_name(file),
                         {}});
     }
+    // One dump named twice (the same file by device and inode: "a.assbin ./a.assbin", a folder and a
+    // file in it) is converted once.
+    std::set<assbin_common::FileIdentity> seen;
+    std::erase_if(jobs, [&](const Job& job) {
+        const std::optional<assbin_common::FileIdentity> identity = assbin_common::file_identity(job.input);
+        return identity && !seen.insert(*identity).second;
+    });
     if (out_file && jobs.size() == 1) jobs.front().output = *out_file; // a folder holding one dump too
     std::map<fs::path, size_t> first_use;
     for (size_t j = 0; j < jobs.size(); ++j) {
@@ -310,9 +317,10 @@ std::string acmr_text(size_t transformed, size_t triangles) {
 std::string geometry_change(size_t source_vertices, size_t vertices, size_t source_transformed,
                             size_t transformed, size_t triangles, size_t source_meshes, size_t meshes) {
     return "geometry: " + with_thousands(source_vertices) + " -> " + with_thousands(vertices) +
-           " vertices, ACMR " + acmr_text(source_transformed, triangles) + " -> " +
-           acmr_text(transformed, triangles) + ", " + with_thousands(source_meshes) + " -> " +
-           with_thousands(meshes) + (meshes == 1 ? " mesh" : " meshes");
+           (vertices == 1 ? " vertex, ACMR " : " vertices, ACMR ") +
+           acmr_text(source_transformed, triangles) + " -> " + acmr_text(transformed, triangles) + ", " +
+           with_thousands(source_meshes) + " -> " + with_thousands(meshes) +
+           (meshes == 1 ? " mesh" : " meshes");
 }
 
 void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals) {

@@ -71,8 +71,9 @@ void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
         }
     });
     if (empty.count) {
-        report.warning(path + "/faces", std::to_string(empty.count) + " faces have no indices (first: face " +
-                                            std::to_string(empty.first_face) + ")");
+        report.warning(path + "/faces",
+                       std::to_string(empty.count) + (empty.count == 1 ? " face has" : " faces have") +
+                           " no indices (first: face " + std::to_string(empty.first_face) + ")");
     }
     if (out_of_range.count) {
         report.error(path + "/faces", std::to_string(out_of_range.count) +
@@ -82,11 +83,11 @@ void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
                                           std::to_string(out_of_range.first_value) + ")");
     }
     if (wrong_type.count) {
-        report.warning(path + "/faces",
-                       std::to_string(wrong_type.count) +
-                           " faces have a size the primitive types do not list (first: face " +
-                           std::to_string(wrong_type.first_face) + " with " +
-                           std::to_string(wrong_type.first_value) + " indices)");
+        report.warning(path + "/faces", std::to_string(wrong_type.count) +
+                                            (wrong_type.count == 1 ? " face has" : " faces have") +
+                                            " a size the primitive types do not list (first: face " +
+                                            std::to_string(wrong_type.first_face) + " with " +
+                                            std::to_string(wrong_type.first_value) + " indices)");
     }
 }
 
@@ -107,7 +108,9 @@ void check_bones(const Mesh& mesh, const std::string& path, Report& report) {
                                         std::to_string(mesh.vertex_count));
         }
         if (not_finite)
-            report.error(bone_path, std::to_string(not_finite) + " weights are not finite numbers");
+            report.error(bone_path,
+                         std::to_string(not_finite) + (not_finite == 1 ? " weight is not a finite number"
+                                                                       : " weights are not finite numbers"));
         if (bone.weight_count == 0) report.warning(bone_path, "bone '" + bone.name + "' has no weights");
     }
 }
@@ -120,7 +123,9 @@ void check_vertices(const Mesh& mesh, const std::string& path, Report& report) {
             not_finite += !positions[v].allFinite();
     }
     if (not_finite)
-        report.warning(path + "/positions", std::to_string(not_finite) + " positions are not finite");
+        report.warning(path + "/positions",
+                       std::to_string(not_finite) +
+                           (not_finite == 1 ? " position is not finite" : " positions are not finite"));
     for (size_t c = 0; c < mesh.uv_channels.size(); ++c) {
         const uint32_t components = mesh.uv_channels[c].component_count;
         if (components < 1 || components > 3) {

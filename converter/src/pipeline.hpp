@@ -355,6 +355,11 @@ std::string cut_name(std::string name, size_t limit = aem::kMaxNameLength);
 void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton,
                             const ConvertOptions& options, ConvertResult& result, Report& report);
 
+// "1 triangle" or "3 triangles": a count and its noun, for warnings (`many` is the plural).
+inline std::string count_of(size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 // ---- materials_2024.cpp ----
 
 // aiTextureType values the texture slots draw from.

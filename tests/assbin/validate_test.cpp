@@ -41,7 +41,7 @@ BOOST_AUTO_TEST_CASE(reports_out_of_range_face_indices_and_empty_faces_that_were
     BOOST_TEST(
         count_problems(problems, assbin::Severity::Error, "scene/mesh[0]/faces", "vertex indices >=") == 1u);
     BOOST_TEST(count_problems(problems, assbin::Severity::Warning, "scene/mesh[0]/faces",
-                              "1 faces have no indices") == 1u);
+                              "1 face has no indices") == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(reports_faces_the_primitive_types_do_not_list) {

@@ -221,4 +221,20 @@ BOOST_AUTO_TEST_CASE(convert_json_reports_each_file_with_what_it_dropped) {
     BOOST_TEST(!contains(result.err, "warning:")); // the warnings are in the report
 }
 
+BOOST_AUTO_TEST_CASE(one_dump_named_twice_is_converted_once) {
+    const TempDir dir;
+    fs::create_directories(dir / "in");
+    fs::copy_file(fixture("SMD__triangle.smd.assbin"), dir / "in" / "a.assbin");
+    fs::copy_file(fixture("X__anim_test.x.assbin"), dir / "in" / "b.assbin");
+    const std::string a = (dir / "in" / "a.assbin").string();
+    const auto twice =
+        run_cli({"convert", a, (dir / "in" / "." / "a.assbin").string(), "-o", (dir / "a.aem").string()});
+    BOOST_TEST(twice.exit_code == 0, twice.err);
+    BOOST_TEST(fs::exists(dir / "a.aem"));
+    const auto folder_and_file =
+        run_cli({"convert", (dir / "in").string(), a, "--out-dir", (dir / "out").string()});
+    BOOST_TEST(folder_and_file.exit_code == 0, folder_and_file.err);
+    BOOST_TEST(contains(folder_and_file.out, "total: 2 converted, 0 failed"), folder_and_file.out);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

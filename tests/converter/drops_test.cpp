@@ -112,4 +112,24 @@ BOOST_AUTO_TEST_CASE(a_scene_the_model_holds_whole_says_nothing) {
     BOOST_TEST(result.warnings.empty());
 }
 
+// A count of one reads as one: "1 vertex had more than four bone weights".
+BOOST_AUTO_TEST_CASE(counts_of_one_are_singular) {
+    SceneSpec spec;
+    MeshSpec mesh = triangle(0, 1);
+    NodeSpec skeleton = make_node("skeleton");
+    for (int b = 0; b < 5; ++b) {
+        BoneSpec bone;
+        bone.name = "bone" + std::to_string(b);
+        bone.weights = {{0, 0.2f}}; // vertex 0: five weights
+        if (b == 0) bone.weights.insert(bone.weights.end(), {{1, 1.0f}, {2, 1.0f}});
+        mesh.bones.push_back(bone);
+        skeleton.children.push_back(make_node(bone.name));
+    }
+    spec.meshes.push_back(std::move(mesh));
+    spec.root = make_node("root", {}, {make_node("body", {0}), std::move(skeleton)});
+    spec.materials.push_back({{prop_string("?mat.name", "m")}, std::nullopt});
+    const auto result = convert(spec);
+    BOOST_TEST(said(result.warnings, "1 vertex had more than four bone weights; the four largest were kept"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

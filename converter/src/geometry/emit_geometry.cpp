@@ -241,9 +241,8 @@ class GeometryEmitter {
             }
         }
         if (result_.stats.vertices_lost_influences > 0) {
-            report_.warn(
-                std::to_string(result_.stats.vertices_lost_influences) +
-                " vertices had more than four bone weights; the four largest were kept and renormalised");
+            report_.warn(count_of(result_.stats.vertices_lost_influences, "vertex", "vertices") +
+                         " had more than four bone weights; the four largest were kept and renormalised");
         }
         return emitted;
     }
@@ -252,13 +251,15 @@ class GeometryEmitter {
         const auto [n, m] = graph_.references[placement.reference];
         const std::string where = mesh_label(m) + " at " + node_label(scene_, n);
         if (repaired > 0) {
-            report_.warn(where + ": " + std::to_string(repaired) +
-                         " normals, tangents or UVs held NaN or infinity and were written as zero");
+            report_.warn(
+                where + ": " + count_of(repaired, "normal, tangent or UV", "normals, tangents or UVs") +
+                " held NaN or infinity and " + (repaired == 1 ? "was" : "were") + " written as zero");
         }
         result_.stats.vertices_lost_influences += skin.lost_influences;
         if (skin.unweighted > 0) {
-            report_.warn(where + ": " + std::to_string(skin.unweighted) +
-                         " skinned vertices have no bone weight left; they stay in the bind pose");
+            report_.warn(where + ": " + count_of(skin.unweighted, "skinned vertex", "skinned vertices") +
+                         (skin.unweighted == 1 ? " has no bone weight left; it stays in the bind pose"
+                                               : " have no bone weight left; they stay in the bind pose"));
         }
     }
 

@@ -598,8 +598,10 @@ void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options,
                     "instead of Forsyth's, which would take quadratic time there");
     }
     if (stats.degenerate_triangles > 0) {
-        report.warn(std::to_string(stats.degenerate_triangles) +
-                    " triangles have two corners on one vertex (zero area); they are kept as they are");
+        const bool one = stats.degenerate_triangles == 1;
+        report.warn(count_of(stats.degenerate_triangles, "triangle", "triangles") +
+                    (one ? " has two corners on one vertex (zero area); it is kept as it is"
+                         : " have two corners on one vertex (zero area); they are kept as they are"));
     }
 }
 

@@ -258,8 +258,9 @@ void copy_vertices(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertO
     }
     repaired += zero_non_finite(out.uvs);
     if (repaired > 0) {
-        report.warn(mesh_label(mesh_index) + ": " + std::to_string(repaired) +
-                    " normals, tangents or UVs held NaN or infinity and were set to zero");
+        report.warn(mesh_label(mesh_index) + ": " +
+                    count_of(repaired, "normal, tangent or UV", "normals, tangents or UVs") +
+                    " held NaN or infinity and " + (repaired == 1 ? "was" : "were") + " set to zero");
     }
 }
 

@@ -127,8 +127,9 @@ VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Repor
         }
     }
     if (outside > 0) {
-        report.warn(mesh_label(mesh_index) + ": " + std::to_string(outside) +
-                    " bone weights name a vertex past the vertex count and are dropped");
+        report.warn(mesh_label(mesh_index) + ": " + count_of(outside, "bone weight", "bone weights") +
+                    (outside == 1 ? " names a vertex past the vertex count and is dropped"
+                                  : " name a vertex past the vertex count and are dropped"));
     }
     return out;
 }
