@@ -292,6 +292,23 @@ BOOST_AUTO_TEST_CASE(accepts_node_nesting_up_to_the_limit) {
     BOOST_TEST(read_dump(assemble(p, deep_node_chain_body(1024, p))).nodes.size() == 1024u);
 }
 
+// A path a thousand nodes deep reads as its first and last steps with the count between them in the
+// error's text (not 10 KB of "node[0]/"); chunk_path() keeps every step for programs.
+BOOST_AUTO_TEST_CASE(an_error_deep_in_the_tree_names_its_path_in_a_line) {
+    WriterProfile p = WriterProfile::p5();
+    const assbin::ParseError e = read_error(assemble(p, deep_node_chain_body(1025, p)));
+    const std::string text = e.what();
+    BOOST_TEST(text.find("in scene/node/node[0]/... 1,021 more node[0] .../node[0]: nodes nest deeper") !=
+                   std::string::npos,
+               text);
+    BOOST_TEST(text.size() < 200u);
+    size_t steps = 0;
+    for (size_t at = e.chunk_path().find("node[0]"); at != std::string::npos;
+         at = e.chunk_path().find("node[0]", at + 1))
+        ++steps;
+    BOOST_TEST(steps == 1023u);
+}
+
 BOOST_AUTO_TEST_CASE(rejects_texture_whose_length_fits_no_hint_width) {
     SceneSpec s;
     s.textures = {compressed_texture("png", texels(10, 0))};
