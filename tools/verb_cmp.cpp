@@ -709,8 +709,11 @@ int run_cmp(const std::vector<std::string>& args) {
     const std::string expected = (*vm)["expected"].as<std::string>();
     std::vector<fs::path> inputs{actual, expected};
     if (vm->count("known-failures")) inputs.emplace_back((*vm)["known-failures"].as<std::string>());
-    const assbin_common::InputFiles run_inputs(
-        inputs, [](const fs::path& file) { return is_dump_candidate(fs::directory_entry(file)); });
+    const assbin_common::InputFiles run_inputs(inputs, [](const fs::path& file) {
+        std::error_code gone; // a file that vanished since it was listed is no input
+        const fs::directory_entry entry(file, gone);
+        return !gone && is_dump_candidate(entry);
+    });
     if (!settings.html.empty() && !outputs_allowed(run_inputs, {settings.html})) return kExitCannotRun;
 
     const bool folders = fs::is_directory(actual) || fs::is_directory(expected);

@@ -176,14 +176,16 @@ std::optional<Request> request_from(const po::variables_map& vm) {
 
 // Files to put on a sheet: each file argument, and every dump or AEM file below each folder (by
 // their first bytes), sorted; labels relative to the folder.
+// A dump or an AEM model, by its first bytes.
+bool is_model(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[19] = {};
+    in.read(magic, sizeof magic);
+    const std::string head(magic, size_t(in.gcount()));
+    return head.starts_with("AEM\x01") || is_dump_file(path);
+}
+
 std::vector<std::pair<fs::path, std::string>> sheet_files(const std::vector<std::string>& inputs) {
-    const auto is_model = [](const fs::path& path) {
-        std::ifstream in(path, std::ios::binary);
-        char magic[19] = {};
-        in.read(magic, sizeof magic);
-        const std::string head(magic, size_t(in.gcount()));
-        return head.starts_with("AEM\x01") || is_dump_file(path);
-    };
     std::vector<std::pair<fs::path, std::string>> files;
     for (const std::string& input : inputs) {
         std::error_code error;
@@ -307,10 +309,8 @@ int run_render(const std::vector<std::string>& args) {
     std::optional<Request> request = request_from(*vm);
     if (!request) return kExitUnreadable;
     const ReadOptions read = read_options_from(*vm);
-    std::vector<fs::path> read_files;
-    for (const auto& [file, label] : sheet_files(request->inputs))
-        read_files.push_back(file);
-    const assbin_common::InputFiles run_inputs(read_files);
+    const assbin_common::InputFiles run_inputs(
+        std::vector<fs::path>(request->inputs.begin(), request->inputs.end()), is_model);
     if (!outputs_allowed(run_inputs, {request->sheet.empty() ? request->output : request->sheet}))
         return kExitCannotRun;
     if (!request->sheet.empty()) {
