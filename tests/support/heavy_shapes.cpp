@@ -118,12 +118,24 @@ SceneSpec grid(uint32_t n) {
 
 namespace {
 
+// `mesh` (its faces) with these positions, normals and one 2-component UV channel, alone in a scene.
+SceneSpec one_mesh_scene(MeshSpec mesh, std::vector<F3> positions, std::vector<F3> normals,
+                         std::vector<F3> uvs, const char* name);
+
 SceneSpec one_mesh_scene(MeshSpec mesh, const char* name) {
     SceneSpec scene;
     scene.meshes.push_back(std::move(mesh));
     scene.root = make_node(name, {0});
     scene.materials.push_back(plain_material(name));
     return scene;
+}
+
+SceneSpec one_mesh_scene(MeshSpec mesh, std::vector<F3> positions, std::vector<F3> normals,
+                         std::vector<F3> uvs, const char* name) {
+    mesh.positions = std::move(positions);
+    mesh.normals = std::move(normals);
+    mesh.uvs.push_back({2, std::move(uvs)});
+    return one_mesh_scene(std::move(mesh), name);
 }
 
 // A small triangle with normals and UVs, for the node trees.
@@ -161,10 +173,7 @@ SceneSpec book(uint32_t pages, bool both_windings) {
         else
             mesh.faces.push_back({0, 1, edge});
     }
-    mesh.positions = std::move(positions);
-    mesh.normals = std::move(normals);
-    mesh.uvs.push_back({2, std::move(uvs)});
-    return one_mesh_scene(std::move(mesh), "book");
+    return one_mesh_scene(std::move(mesh), std::move(positions), std::move(normals), std::move(uvs), "book");
 }
 
 SceneSpec repeated_triangle(uint32_t copies) {
@@ -189,10 +198,8 @@ SceneSpec zero_area(uint32_t triangles) {
         }
         mesh.faces.push_back({first, first + 1, first + 2});
     }
-    mesh.positions = std::move(positions);
-    mesh.normals = std::move(normals);
-    mesh.uvs.push_back({2, std::move(uvs)});
-    return one_mesh_scene(std::move(mesh), "zero_area");
+    return one_mesh_scene(std::move(mesh), std::move(positions), std::move(normals), std::move(uvs),
+                          "zero_area");
 }
 
 SceneSpec long_strip(uint32_t triangles) {
@@ -212,10 +219,7 @@ SceneSpec long_strip(uint32_t triangles) {
         mesh.faces.push_back({a, a + 1, a + 2});
         mesh.faces.push_back({a + 2, a + 1, a + 3});
     }
-    mesh.positions = std::move(positions);
-    mesh.normals = std::move(normals);
-    mesh.uvs.push_back({2, std::move(uvs)});
-    return one_mesh_scene(std::move(mesh), "strip");
+    return one_mesh_scene(std::move(mesh), std::move(positions), std::move(normals), std::move(uvs), "strip");
 }
 
 SceneSpec deep_chain(uint32_t depth) {
