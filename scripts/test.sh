@@ -43,6 +43,9 @@ step "Packages (apt-get, npm)"
 scripts/install-deps.sh chromium
 command -v npm >/dev/null || scripts/install-deps.sh nodejs npm # a Node from elsewhere brings its own npm
 (cd tests/tangents && npm ci --no-audit --no-fund --loglevel=error)
+# Khronos's glTF-Validator (npm package `gltf-validator`, pinned in tests/gltf/package-lock.json): every
+# glTF file the converter writes must pass it with no error and no warning.
+(cd tests/gltf && npm ci --no-audit --no-fund --loglevel=error)
 
 run_suite() { # build-dir, then extra CMake options
     local dir=$1

@@ -111,6 +111,7 @@ std::string options_key(const converter::ConvertOptions& o) {
          << (o.compress_textures ? "bc5+bc7" : "none") << '|' << o.keep_embedded_bytes;
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
+    if (o.format != converter::OutputFormat::Aem) text << "|format=" << converter::format_name(o.format);
     const std::string key = text.str();
     return hex64(XXH3_64bits(key.data(), key.size()));
 }

@@ -64,7 +64,8 @@ constexpr std::chrono::milliseconds kWakeAfter{50};
 uint64_t bytes_to_write(const converter::ConvertResult& result) {
     uint64_t bytes = kBatchBytes;
     try {
-        bytes = aem::file_size_of(result.model);
+        bytes = result.format == converter::OutputFormat::Aem ? aem::file_size_of(result.model)
+                                                              : result.encoded.size();
     } catch (const std::exception&) {
     }
     for (const converter::TextureFile& texture : result.textures)
@@ -73,13 +74,17 @@ uint64_t bytes_to_write(const converter::ConvertResult& result) {
 }
 
 constexpr std::string_view kUsage =
-    "assbin convert IN... [-o OUT.aem | --out-dir DIR] [--uv-channel N] [--ticks-per-second F]\n"
+    "assbin convert IN... [-o OUT.aem|OUT.glb|OUT.gltf | --out-dir DIR] [--format aem|glb|gltf]\n"
+    "                      [--uv-channel N] [--ticks-per-second F]\n"
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
     "                      [--texture-dir DIR]... [--max-texture-size N] [--compress] "
     "[--keep-embedded-bytes]\n"
     "                      [--jobs N] [--quiet] [--skip-existing] [--json]\n\n"
-    "Converts full dumps to AEM models. IN is a dump or a folder (searched for *.assbin); each output\n"
-    "goes beside its input, under --out-dir (keeping the folder structure), or to -o when there is one.\n"
+    "Converts full dumps to AEM models or glTF 2.0 files. IN is a dump or a folder (searched for\n"
+    "*.assbin); each output goes beside its input, under --out-dir (keeping the folder structure), or to\n"
+    "-o when there is one. The format is -o's extension (.aem, .glb, .gltf), else --format (aem).\n"
+    "glTF keeps the node tree, every UV and colour set, points, lines, cameras and lights; a .gltf's\n"
+    ".bin and images go beside it, a .glb holds everything.\n"
     "By default the geometry is game-ready: identical vertices welded, one mesh per material,\n"
     "triangles in vertex-cache then overdraw order, vertices in first-use order (meshoptimizer).\n"
     "Each file gets a line: counts, then 'geometry: V0 -> V vertices, ACMR A0 -> A, M0 -> M meshes'\n"
@@ -140,21 +145,24 @@ struct Settings {
     bool quiet = false;
     bool skip_existing = false;
     bool json = false; // the report as JSON on stdout (implies no text lines and no progress bar)
+    // -o's extension names no format: a usage error, unless the output is refused as an input first.
+    std::string unknown_extension;
 };
 
-// "model.fbx.assbin" -> "model.fbx.aem"; any other name gets ".aem" appended.
-fs::path aem_name(const fs::path& input) {
+// "model.fbx.assbin" -> "model.fbx.aem" (or .glb, .gltf); any other name gets the extension appended.
+fs::path output_name(const fs::path& input, converter::OutputFormat format) {
     std::string name = input.filename().string();
     const std::string suffix = ".assbin";
     if (name.size() > suffix.size() && name.ends_with(suffix)) name.resize(name.size() - suffix.size());
-    return fs::path(name + ".aem");
+    return fs::path(name + converter::format_extension(format));
 }
 
 // Files to convert: each file argument as given, each folder searched recursively for *.assbin
 // (sorted). The output goes beside the input, under --out-dir (keeping the folder structure below
 // a folder argument), or to -o.
 std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::optional<fs::path>& out_file,
-                           const std::optional<fs::path>& out_dir) {
+                           const std::optional<fs::path>& out_dir, converter::OutputFormat format) {
+    const auto aem_name = [format](const fs::path& input) { return output_name(input, format); };
     std::vector<Job> jobs;
     for (const std::string& input : inputs) {
         std::error_code error;
@@ -297,6 +305,7 @@ struct FileRecord {
     int exit_code = kExitOk;
     converter::ConvertStats stats;
     std::vector<std::string> warnings;
+    converter::OutputFormat format = converter::OutputFormat::Aem;
 };
 
 struct Totals {
@@ -323,14 +332,15 @@ std::string geometry_change(size_t source_vertices, size_t vertices, size_t sour
            (meshes == 1 ? " mesh" : " meshes");
 }
 
-void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals) {
+void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals,
+                    converter::OutputFormat format_of_output) {
     if (json) {
         totals.records.push_back({job.input.string(), job.output.string(),
                                   !outcome.ok       ? "failed"
                                   : outcome.skipped ? "up to date"
                                                     : "converted",
                                   outcome.error, outcome.ok ? kExitOk : outcome.exit_code, outcome.stats,
-                                  outcome.warnings});
+                                  outcome.warnings, format_of_output});
         quiet = true; // the text lines (errors still go to stderr)
     }
     if (!outcome.ok) {
@@ -358,9 +368,15 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool jso
     totals.source_meshes += s.source_meshes;
     totals.meshes += s.meshes;
     if (quiet) return;
+    // glTF's line names what it keeps that AEM cannot (lines, points, cameras, lights) when there are any.
+    std::string kept;
+    for (const auto& [count, noun] : {std::pair{s.lines, "line"}, std::pair{s.points, "point"},
+                                      std::pair{s.cameras, "camera"}, std::pair{s.lights, "light"}}) {
+        if (count > 0) kept += counted(count, noun) + ", ";
+    }
     std::cout << job.input.string() << " -> " << job.output.string() << ": "
               << counted(s.vertices, "vertex", "vertices") << ", " << counted(s.triangles, "triangle") << ", "
-              << counted(s.bones, "bone") << ", " << counted(s.animations, "animation") << ", "
+              << kept << counted(s.bones, "bone") << ", " << counted(s.animations, "animation") << ", "
               << counted(outcome.warnings.size(), "warning") << "; "
               << geometry_change(s.source_vertices, s.vertices, s.source_vertices_transformed,
                                  s.vertices_transformed, s.triangles, s.source_meshes, s.meshes)
@@ -425,7 +441,8 @@ class JobRunner {
             outcomes_[j].reset();
             lock.unlock();
             bar.clear();
-            report_outcome(jobs_[j], outcome, settings_.quiet, settings_.json, totals);
+            report_outcome(jobs_[j], outcome, settings_.quiet, settings_.json, totals,
+                           settings_.options.format);
             bar.draw(j + 1, totals.failed);
         }
         bar.clear();
@@ -609,8 +626,16 @@ void print_json_report(const Totals& totals, double seconds) {
         }
         if (record.status == "converted") {
             const converter::ConvertStats& s = record.stats;
+            json.field("format", converter::format_name(record.format));
             json.field("vertices", s.vertices);
             json.field("triangles", s.triangles);
+            if (record.format != converter::OutputFormat::Aem) {
+                json.field("lines", s.lines);
+                json.field("points", s.points);
+                json.field("cameras", s.cameras);
+                json.field("lights", s.lights);
+                json.field("nodes", s.nodes);
+            }
             json.field("meshes", s.meshes);
             json.field("bones", s.bones);
             json.field("animations", s.animations);
@@ -644,9 +669,13 @@ void print_json_report(const Totals& totals, double seconds) {
 po::options_description describe_options() {
     // Program_Options prints the caption above the options: what the output says goes there.
     po::options_description options("options");
-    options.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                      "the AEM file to write (one input only)")(
+    options.add_options()("help,h", "show this help")(
+        "output,o", po::value<std::string>(),
+        "the file to write (one input only); its extension chooses the format: .aem, .glb or .gltf")(
         "out-dir", po::value<std::string>(), "folder for the outputs (default: beside each input)")(
+        "format", po::value<std::string>(),
+        "aem (the default), glb (glTF 2.0, one binary file) or gltf (glTF 2.0 text with its .bin and "
+        "images beside it): the format of outputs named by their input (--out-dir, or beside it)")(
         "uv-channel", po::value<long>()->default_value(0),
         "UV channel to write, 0..7 (a mesh without it: a warning naming the channels it has)")(
         "ticks-per-second", po::value<double>()->default_value(25.0),
@@ -657,7 +686,8 @@ po::options_description describe_options() {
         "AEM layout: 2024 (the specification this project implements) or 2025 (what today's AEM runtime, "
         "viewer and game load: named joints, tracks, textures stored as pixels)")(
         "texture-dir", po::value<std::vector<std::string>>()->composing(),
-        "2025 layout: a folder to look for external textures in, after the dump's own folder (repeatable)")(
+        "2025 layout and glTF: a folder to look for external textures in, after the dump's own folder "
+        "(repeatable)")(
         "max-texture-size", po::value<long>()->default_value(0),
         "2025 layout: resize textures to powers of two no larger than N (0: keep their size)")(
         "compress",
@@ -695,6 +725,48 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     if (!std::isfinite(tps) || tps <= 0) return refuse("--ticks-per-second must be a positive number");
     if (!(crease >= 0 && crease <= 180)) return refuse("--crease-angle must be 0..180");
     if (vm.count("output") && vm.count("out-dir")) return refuse("-o and --out-dir exclude each other");
+    std::optional<converter::OutputFormat> format;
+    if (vm.count("format")) {
+        const std::string name = vm["format"].as<std::string>();
+        for (const auto candidate :
+             {converter::OutputFormat::Aem, converter::OutputFormat::Glb, converter::OutputFormat::Gltf}) {
+            if (name == converter::format_name(candidate)) format = candidate;
+        }
+        if (!format) return refuse("--format must be aem, glb or gltf");
+    }
+    if (vm.count("output")) {
+        // The extension chooses the format; a name without one (a device such as /dev/null) takes --format.
+        const fs::path output = vm["output"].as<std::string>();
+        const std::optional<converter::OutputFormat> named = converter::format_of_file_name(output);
+        bool stream = false; // an existing device or FIFO (-o /dev/null) is written into whatever its name
+        try {
+            stream = assbin_common::output_kind(output) == assbin_common::OutputKind::Stream;
+        } catch (const assbin_common::OutputRefused&) {
+        }
+        if (!named && output.has_extension() && !stream) { // refused once the input rule has spoken
+            settings.unknown_extension = "-o " + output.string() + ": the extension " +
+                                         output.extension().string() +
+                                         " names no format convert writes; use .aem, .glb or .gltf";
+        }
+        if (named && format && *named != *format) {
+            return refuse(std::string("-o ") + output.string() + " is a " + converter::format_name(*named) +
+                          " file, but --format says " + converter::format_name(*format));
+        }
+        if (named) format = named;
+    }
+    settings.options.format = format.value_or(converter::OutputFormat::Aem);
+    const bool gltf = settings.options.format != converter::OutputFormat::Aem;
+    // AEM's options are refused for glTF, where they would silently do nothing.
+    for (const char* option : {"layout", "compress", "max-texture-size", "keep-embedded-bytes", "keep-meshes",
+                               "uv-channel", "crease-angle"}) {
+        if (gltf && vm.count(option) && !vm[option].defaulted()) {
+            return refuse(std::string("--") + option + " is an AEM option; glTF " +
+                          (std::string(option) == "uv-channel" ? "keeps every UV channel"
+                           : std::string(option) == "crease-angle"
+                               ? "generates no normals (viewers make flat ones)"
+                               : "has no such choice"));
+        }
+    }
     settings.options.uv_channel = static_cast<uint32_t>(uv);
     settings.options.default_ticks_per_second = tps;
     settings.options.crease_angle_degrees = static_cast<float>(crease);
@@ -717,7 +789,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     // Options of one layout are refused with the other, where they would silently do nothing.
     const bool layout_2025 = settings.options.layout == aem::Layout::Edition2025;
     for (const char* option : {"compress", "max-texture-size", "texture-dir"}) {
-        if (!layout_2025 && vm.count(option) && !vm[option].defaulted()) {
+        if (!layout_2025 && !gltf && vm.count(option) && !vm[option].defaulted()) {
             return refuse(std::string("--") + option +
                           " works on the 2025 layout's textures (stored as pixels); the 2024 layout "
                           "names texture files: add --layout 2025");
@@ -784,7 +856,7 @@ int run_convert(const std::vector<std::string>& args) {
     if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();
 
     const std::vector<std::string> inputs = vm->at("input").as<std::vector<std::string>>();
-    std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir);
+    std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir, settings->options.format);
     // No output replaces an input (common/output_target.hpp): checked for every job before any is
     // read, and by every file opened for writing while `run_inputs` lives (textures too).
     std::vector<fs::path> read_files;
@@ -801,6 +873,9 @@ int run_convert(const std::vector<std::string>& args) {
             job.setup_exit_code = kExitCannotRun;
         }
     }
+    if (!settings->unknown_extension.empty() &&
+        std::none_of(jobs.begin(), jobs.end(), [](const Job& job) { return !job.setup_error.empty(); }))
+        return usage_error(settings->unknown_extension, kUsage);
     if (jobs.empty()) {
         print_error("no *.assbin file found in the given folders (shortened .assbin.regress dumps cannot be "
                     "converted)");

@@ -52,6 +52,11 @@ std::string quote_name(std::string_view name);
 // the vertex rules (checked there, block by block, as they were written).
 void check_model(const aem::Model& model, bool vertices_valid);
 
+// Why a scene has nothing to draw, for the no-triangles refusal: no meshes, no node placing one,
+// or the faces that were dropped (from `stats`).
+std::string nothing_to_draw(const assbin::Scene& scene, const struct NodeGraph& graph,
+                            const ConvertStats& stats);
+
 // ---- flatten.cpp: the node hierarchy and geometry baked into model space ----
 
 struct MeshReference {
@@ -310,6 +315,16 @@ void generate_baked_tangents(EmitResult& emitted, const ConvertOptions& options,
 void optimize_geometry(const EmitResult& emitted, const ConvertOptions& options, ConvertResult& result,
                        Report& report);
 
+// The FIFO cache size ACMR is measured with, and how much cache efficiency overdraw order may cost.
+inline constexpr unsigned kCacheSize = 16;
+inline constexpr float kOverdrawThreshold = 1.05f;
+
+// Whether meshoptimizer's Forsyth vertex-cache order stays linear on these triangles: the sum of
+// squared valences, counted without overflow and stopped once it passes 64 per index (above it,
+// fans and stacked copies, Tipsify orders the mesh instead). `valence` is scratch.
+bool forsyth_order_is_linear(std::span<const uint32_t> indices, size_t vertex_count,
+                             std::vector<uint32_t>& valence);
+
 // -0.0 becomes +0.0 in every float of the vertex (x + 0 does exactly that and changes nothing
 // else), so that the weld, which compares bytes, sees equal values as equal.
 inline void positive_zeros(aem::Vertex& v) {
@@ -411,3 +426,10 @@ void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOption
                                  ConvertStats& stats);
 
 } // namespace assbin::converter::detail
+
+namespace assbin::converter::gltf {
+// gltf/gltf_convert.cpp: the scene as a glTF file (options.format Glb or Gltf) into result.encoded,
+// with a .gltf's .bin and images in result.textures.
+void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& options,
+                           const detail::NodeGraph& graph, ConvertResult& result, detail::Report& report);
+} // namespace assbin::converter::gltf

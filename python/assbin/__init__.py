@@ -105,11 +105,14 @@ class Comparison:
 
 @dataclass(frozen=True)
 class ConvertResult:
-    """What assbin.convert did: its statistics, warnings, and the model when no path was given."""
+    """What assbin.convert did: its statistics, warnings, and the model (AEM) or the .glb bytes
+    when no path was given."""
 
     stats: dict
     warnings: List[str]
     model: Optional["aem.Model"] = None
+    format: str = "aem"
+    data: Optional[bytes] = None  # the .glb file's bytes, for format="glb" without a destination
 
 
 def compare(actual: Union[PathLike, Scene], expected: Union[PathLike, Scene], *,
@@ -140,8 +143,14 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             layout: int = 2024, compress: bool = False, texture_dirs: Sequence[PathLike] = (),
             uv_channel: int = 0, ticks_per_second: float = 25.0, crease_angle: float = 60.0,
             optimize: bool = True, keep_meshes: bool = False, keep_embedded_bytes: bool = False,
-            max_texture_size: int = 0, threads: int = 1) -> ConvertResult:
-    """Converts a full dump (path or Scene) to an AEM model, as `assbin convert` does.
+            max_texture_size: int = 0, threads: int = 1, format: Optional[str] = None) -> ConvertResult:
+    """Converts a full dump (path or Scene) to an AEM model or a glTF 2.0 file, as `assbin convert` does.
+
+    `format` is "aem", "glb" or "gltf"; by default the destination's extension (.glb, .gltf)
+    chooses, else "aem". A .glb without a destination comes back as bytes (ConvertResult.data);
+    a .gltf needs a destination (its .bin and images go beside it). `layout`, `compress`,
+    `max_texture_size`, `uv_channel`, `crease_angle`, `keep_meshes` and `keep_embedded_bytes`
+    are AEM's; `texture_dirs` serves the 2025 layout and glTF.
 
     With `destination`, the model and its textures are written there atomically; without, the
     model is returned in memory (ConvertResult.model). `layout` is 2024 (the specification) or
@@ -153,6 +162,24 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     for folder in texture_dirs:
         if not os.path.isdir(folder):
             raise ValueError(f"texture_dirs: {folder}: no such folder")
+    named = None
+    if destination is not None:
+        named = {".aem": "aem", ".glb": "glb", ".gltf": "gltf"}.get(os.path.splitext(os.fspath(destination))[1].lower())
+    if format is not None and format not in ("aem", "glb", "gltf"):
+        raise ValueError("format must be 'aem', 'glb' or 'gltf'")
+    if format is not None and named is not None and format != named:
+        raise ValueError(f"the destination is a {named} file, but format is {format!r}")
+    format = format or named or "aem"
+    if format == "gltf" and destination is None:
+        raise ValueError("format='gltf' writes a .bin and images beside the .gltf: give a destination "
+                         "(or use format='glb' for the file's bytes in memory)")
+    if format != "aem":
+        aem_only = {"layout": layout != 2024, "compress": compress, "max_texture_size": max_texture_size != 0,
+                    "uv_channel": uv_channel != 0, "crease_angle": crease_angle != 60.0,
+                    "keep_meshes": keep_meshes, "keep_embedded_bytes": keep_embedded_bytes}
+        given = [name for name, set_ in aem_only.items() if set_]
+        if given:
+            raise ValueError(f"{', '.join(given)}: AEM options; glTF keeps every UV channel and has no such choice")
     if keep_embedded_bytes and layout == 2025:
         raise ValueError("keep_embedded_bytes keeps files beside a 2024 model; the 2025 layout stores pixels")
     if keep_meshes and not optimize:
@@ -160,8 +187,9 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     result = _assbin._convert(_path_or_scene(source), None if destination is None else os.fspath(destination),
                               layout, compress, [os.fspath(f) for f in texture_dirs], uv_channel,
                               ticks_per_second, crease_angle, optimize, keep_meshes,
-                              keep_embedded_bytes, max_texture_size, threads)
-    return ConvertResult(stats=result["stats"], warnings=list(result["warnings"]), model=result["model"])
+                              keep_embedded_bytes, max_texture_size, threads, format)
+    return ConvertResult(stats=result["stats"], warnings=list(result["warnings"]), model=result["model"],
+                         format=result["format"], data=result["data"])
 
 
 def _path_or_scene(value):

@@ -167,6 +167,8 @@ class ConvertResult:
     stats: dict
     warnings: List[str]
     model: Optional[aem.Model]
+    format: str
+    data: Optional[bytes]
 
 def read(source: Union[PathLike, bytes], *, strict: bool = False, max_inflated_mb: Optional[int] = None,
          max_inflate_ratio: Optional[int] = None, max_node_depth: Optional[int] = None,
@@ -179,4 +181,4 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             compress: bool = False, texture_dirs: Sequence[PathLike] = (), uv_channel: int = 0,
             ticks_per_second: float = 25.0, crease_angle: float = 60.0, optimize: bool = True,
             keep_meshes: bool = False, keep_embedded_bytes: bool = False, max_texture_size: int = 0,
-            threads: int = 1) -> ConvertResult: ...
+            threads: int = 1, format: Optional[str] = None) -> ConvertResult: ...

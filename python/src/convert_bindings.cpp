@@ -1,4 +1,4 @@
-// assbin.convert: a dump (path or Scene) to an AEM model, written atomically with its textures
+// assbin.convert: a dump (path or Scene) to an AEM model or a glTF file, written atomically with its textures
 // (write_output) or returned in memory; the options are the CLI's. Returns a dict the package
 // turns into its ConvertResult class.
 #include "bindings.hpp"
@@ -54,6 +54,11 @@ py::dict stats_dict(const converter::ConvertStats& s) {
     ASSBIN_STAT(vertices_transformed);
     ASSBIN_STAT(degenerate_triangles);
     ASSBIN_STAT(meshes_ordered_linearly);
+    ASSBIN_STAT(lines);
+    ASSBIN_STAT(points);
+    ASSBIN_STAT(cameras);
+    ASSBIN_STAT(lights);
+    ASSBIN_STAT(nodes);
 #undef ASSBIN_STAT
     return d;
 }
@@ -66,9 +71,10 @@ void bind_convert(py::module_& m) {
         [](const py::object& source, std::optional<std::filesystem::path> destination, int layout,
            bool compress, std::vector<std::filesystem::path> texture_dirs, uint32_t uv_channel,
            double ticks_per_second, float crease_angle, bool optimize, bool keep_meshes,
-           bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads) {
+           bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads, const std::string& format) {
             if (layout != 2024 && layout != 2025) throw py::value_error("layout must be 2024 or 2025");
-            if (layout == 2024 && (compress || max_texture_size > 0 || !texture_dirs.empty()))
+            if (format == "aem" && layout == 2024 &&
+                (compress || max_texture_size > 0 || !texture_dirs.empty()))
                 throw py::value_error("compress, max_texture_size and texture_dirs work on the 2025 layout's "
                                       "textures: pass layout=2025");
             if (uv_channel > 7) throw py::value_error("uv_channel must be 0..7");
@@ -76,6 +82,9 @@ void bind_convert(py::module_& m) {
             if (!(crease_angle >= 0 && crease_angle <= 180))
                 throw py::value_error("crease_angle must be 0..180");
             converter::ConvertOptions options;
+            options.format = format == "glb"    ? converter::OutputFormat::Glb
+                             : format == "gltf" ? converter::OutputFormat::Gltf
+                                                : converter::OutputFormat::Aem;
             options.layout = layout == 2025 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
             options.compress_textures = compress;
             options.texture_folders = std::move(texture_dirs);
@@ -121,15 +130,21 @@ void bind_convert(py::module_& m) {
                 }
             }
             py::dict out(py::arg("stats") = stats_dict(result.stats), py::arg("warnings") = result.warnings);
-            out["model"] =
-                destination ? py::none()
-                            : py::cast(ModelRef{std::make_shared<const aem::Model>(std::move(result.model))});
+            out["format"] = converter::format_name(result.format);
+            out["data"] = py::none();
+            out["model"] = py::none();
+            if (!destination && result.format == converter::OutputFormat::Aem)
+                out["model"] =
+                    py::cast(ModelRef{std::make_shared<const aem::Model>(std::move(result.model))});
+            if (!destination && result.format == converter::OutputFormat::Glb)
+                out["data"] =
+                    py::bytes(reinterpret_cast<const char*>(result.encoded.data()), result.encoded.size());
             return out;
         },
         py::arg("source"), py::arg("destination"), py::arg("layout"), py::arg("compress"),
         py::arg("texture_dirs"), py::arg("uv_channel"), py::arg("ticks_per_second"), py::arg("crease_angle"),
         py::arg("optimize"), py::arg("keep_meshes"), py::arg("keep_embedded_bytes"),
-        py::arg("max_texture_size"), py::arg("threads"));
+        py::arg("max_texture_size"), py::arg("threads"), py::arg("format"));
 }
 
 } // namespace assbin::python

@@ -130,3 +130,23 @@ def test_a_fifo_is_written_into_and_stays_one(tmp_path):
     assert received["bytes"].startswith(b"ASSIMP.binary-dump.")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert [p.name for p in tmp_path.iterdir()] == ["out.fifo"]
+
+
+def test_gltf_out_by_extension_or_format(tmp_path):
+    skin = fixture("glTF2__simple_skin__simple_skin.gltf.assbin")
+    result = assbin.convert(skin, tmp_path / "skin.glb")
+    assert result.format == "glb" and result.model is None and result.data is None
+    data = (tmp_path / "skin.glb").read_bytes()
+    assert data[:4] == b"glTF" and int.from_bytes(data[8:12], "little") == len(data)
+    assert result.stats["bones"] == 2 and result.stats["animations"] == 1
+    in_memory = assbin.convert(skin, format="glb")
+    assert in_memory.data == data  # the same bytes, written or returned
+    text = assbin.convert(skin, tmp_path / "skin.gltf")
+    assert text.format == "gltf"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["skin.bin", "skin.glb", "skin.gltf"]
+    with pytest.raises(ValueError, match="is a glb file, but format is 'aem'"):
+        assbin.convert(skin, tmp_path / "x.glb", format="aem")
+    with pytest.raises(ValueError, match="give a destination"):
+        assbin.convert(skin, format="gltf")
+    with pytest.raises(ValueError, match="uv_channel: AEM options"):
+        assbin.convert(skin, format="glb", uv_channel=1)

@@ -26,9 +26,11 @@
 #include "geometry_checks.hpp"
 
 #include "algorithms.hpp"
+#include "support/expected_failures.hpp"
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
 #include <aem/validate.hpp>
+
 #include <assbin/converter/convert.hpp>
 #include <assbin/error.hpp>
 #include <assbin/format.hpp>
@@ -245,17 +247,6 @@ std::string check_model(const assbin::Scene& scene, const assbin::converter::Con
     return {};
 }
 
-// File names (one a line, '#' comments) that must be unreadable: they pass as such.
-std::set<std::string> read_expected_failures(const fs::path& list) {
-    std::set<std::string> names;
-    if (list.empty()) return names;
-    std::ifstream in(list);
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line[0] != '#') names.insert(line);
-    }
-    return names;
-}
-
 int convert_all(const fs::path& folder, bool check_poses, const std::set<std::string>& unreadable,
                 aem::Layout layout, bool compress) {
     size_t passed = 0, failed = 0, refused = 0, skipped = 0;
@@ -439,5 +430,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     return tangents ? measure_tangents(folder, per_file)
-                    : convert_all(folder, poses, read_expected_failures(expected_failures), layout, compress);
+                    : convert_all(folder, poses, assbin_test::read_expected_failures(expected_failures),
+                                  layout, compress);
 }

@@ -33,8 +33,6 @@ static_assert(offsetof(aem::Vertex, position) == 0);
 
 namespace {
 
-constexpr unsigned kCacheSize = 16;         // the FIFO size the reported ACMR is measured with
-constexpr float kOverdrawThreshold = 1.05f; // overdraw order may cost up to 5% of cache efficiency
 // meshopt_optimizeVertexCache (Forsyth's scores) costs, for each triangle it emits, the live
 // triangles of every vertex in its cache: about the sum of valence squared over the vertices. Below
 // this many units per index that is linear in practice (a grid: ~6 per index); above it (a fan
@@ -61,22 +59,6 @@ size_t vertices_transformed(std::span<const uint32_t> indices, size_t vertex_cou
     if (indices.empty()) return 0;
     return meshopt_analyzeVertexCache(indices.data(), indices.size(), vertex_count, kCacheSize, 0, 0)
         .vertices_transformed;
-}
-
-// Whether Forsyth's ordering stays linear on these triangles (see kForsythWorkPerIndex): the sum
-// of squared valences, counted without overflow and stopped as soon as it passes the bound.
-bool forsyth_order_is_linear(std::span<const uint32_t> indices, size_t vertex_count,
-                             std::vector<uint32_t>& valence) {
-    valence.assign(vertex_count, 0);
-    for (const uint32_t index : indices)
-        ++valence[index];
-    const uint64_t budget = kForsythWorkPerIndex * indices.size();
-    uint64_t work = 0;
-    for (const uint32_t d : valence) {
-        work += uint64_t{d} * d;
-        if (work > budget) return false;
-    }
-    return true;
 }
 
 size_t degenerate_triangles(std::span<const uint32_t> indices) {
@@ -550,6 +532,22 @@ class GeometryOptimizer {
 };
 
 } // namespace
+
+// Whether Forsyth's ordering stays linear on these triangles (see kForsythWorkPerIndex): the sum
+// of squared valences, counted without overflow and stopped as soon as it passes the bound.
+bool forsyth_order_is_linear(std::span<const uint32_t> indices, size_t vertex_count,
+                             std::vector<uint32_t>& valence) {
+    valence.assign(vertex_count, 0);
+    for (const uint32_t index : indices)
+        ++valence[index];
+    const uint64_t budget = kForsythWorkPerIndex * indices.size();
+    uint64_t work = 0;
+    for (const uint32_t d : valence) {
+        work += uint64_t{d} * d;
+        if (work > budget) return false;
+    }
+    return true;
+}
 
 std::vector<MeshGroup> output_mesh_groups(const aem::Model& model, const std::vector<VertexRange>& ranges,
                                           bool merge) {

@@ -59,6 +59,14 @@ std::optional<Pixels> TextureSources::load(const std::string& path, const std::s
         reference += std::to_string(alias->second);
         return embedded(reference, material);
     }
+    std::string label;
+    const std::optional<std::vector<std::byte>> bytes = external_file(path, material, label);
+    if (!bytes) return std::nullopt;
+    return decode(*bytes, label, material);
+}
+
+std::optional<std::vector<std::byte>>
+TextureSources::external_file(const std::string& path, const std::string& material, std::string& label) {
     const std::optional<std::filesystem::path> file = find_file(path);
     if (!file) {
         report_.warn(
@@ -66,26 +74,57 @@ std::optional<Pixels> TextureSources::load(const std::string& path, const std::s
             " was not found (looked beside the dump and in the texture folders); its default is used");
         return std::nullopt;
     }
+    label = quote_name(file->string());
     // A compressed file holds at most a few bytes per pixel more than this: larger is not an image.
-    const std::optional<std::vector<std::byte>> bytes =
-        read_whole(*file, options_.max_texture_pixels * 8 + 4096);
-    if (!bytes) {
-        report_.warn(material + ": texture " + quote_name(file->string()) +
-                     " cannot be read; its default is used");
-        return std::nullopt;
+    std::optional<std::vector<std::byte>> bytes = read_whole(*file, options_.max_texture_pixels * 8 + 4096);
+    if (!bytes) report_.warn(material + ": texture " + label + " cannot be read; its default is used");
+    return bytes;
+}
+
+std::optional<std::vector<std::byte>> TextureSources::file_bytes(const std::string& path,
+                                                                 const std::string& material, bool* texels) {
+    *texels = false;
+    std::string reference = path;
+    if (const auto alias = aliases_.find(path); alias != aliases_.end()) {
+        report_.warn(alias_note(alias->first, alias->second));
+        reference.assign(1, '*');
+        reference += std::to_string(alias->second);
     }
-    return decode(*bytes, quote_name(file->string()), material);
+    if (!reference.empty() && reference[0] == '*') {
+        const std::optional<size_t> n = embedded_index(reference);
+        if (!n) {
+            report_.warn(material + ": " + quote_name(path) +
+                         " names no embedded texture; its default is used");
+            return std::nullopt;
+        }
+        const assbin::Texture& texture = scene_.textures[*n];
+        if (!texture.is_compressed()) {
+            *texels = true;
+            return std::nullopt;
+        }
+        const auto bytes = std::as_bytes(std::span(texture.data));
+        return std::vector<std::byte>(bytes.begin(), bytes.end());
+    }
+    std::string label;
+    return external_file(path, material, label);
+}
+
+std::optional<size_t> TextureSources::embedded_index(const std::string& reference) const {
+    size_t n = 0;
+    const auto [end, error] = std::from_chars(reference.data() + 1, reference.data() + reference.size(), n);
+    if (error != std::errc() || end != reference.data() + reference.size() || n >= scene_.textures.size())
+        return std::nullopt;
+    return n;
 }
 
 std::optional<Pixels> TextureSources::embedded(const std::string& path, const std::string& material) {
-    size_t n = 0;
-    const auto [end, error] = std::from_chars(path.data() + 1, path.data() + path.size(), n);
-    if (error != std::errc() || end != path.data() + path.size() || n >= scene_.textures.size()) {
+    const std::optional<size_t> n = embedded_index(path);
+    if (!n) {
         report_.warn(material + ": " + quote_name(path) + " names no embedded texture; its default is used");
         return std::nullopt;
     }
-    const assbin::Texture& texture = scene_.textures[n];
-    const std::string what = "embedded texture " + std::to_string(n);
+    const assbin::Texture& texture = scene_.textures[*n];
+    const std::string what = "embedded texture " + std::to_string(*n);
     if (texture.is_compressed()) return decode(std::as_bytes(std::span(texture.data)), what, material);
     const uint64_t pixels = uint64_t{texture.width} * texture.height;
     if (pixels == 0 || pixels > options_.max_texture_pixels || texture.data.size() != pixels * 4) {

@@ -39,12 +39,25 @@ class TextureSources {
     // larger than options.max_texture_pixels (refused before decoding).
     const Pixels* rgba(const std::string& path, const std::string& material);
 
+    // The image file `path` names, byte for byte (an embedded compressed texture or an external
+    // file), for a writer that carries files as they are (glTF's PNG and JPEG). nullopt when it is
+    // an embedded texel array (`*texels` set: rgba() gives it) or cannot be had (reported).
+    std::optional<std::vector<std::byte>> file_bytes(const std::string& path, const std::string& material,
+                                                     bool* texels);
+    // Decodes an image file to RGBA; nullopt (reported, naming `what`) when it is not one.
+    std::optional<Pixels> decode(std::span<const std::byte> file, const std::string& what,
+                                 const std::string& material);
+
   private:
     std::optional<Pixels> load(const std::string& path, const std::string& material);
     std::optional<Pixels> embedded(const std::string& path, const std::string& material);
     std::optional<std::filesystem::path> find_file(const std::string& name) const;
-    std::optional<Pixels> decode(std::span<const std::byte> file, const std::string& what,
-                                 const std::string& material);
+    // The external file `path` names, found and read (`label` names it for messages), or nullopt
+    // (reported).
+    std::optional<std::vector<std::byte>> external_file(const std::string& path, const std::string& material,
+                                                        std::string& label);
+    // N of a "*N" reference, or nullopt when it names no embedded texture.
+    std::optional<size_t> embedded_index(const std::string& reference) const;
 
     const assbin::Scene& scene_;
     const ConvertOptions& options_;

@@ -4,6 +4,7 @@
 #include <aem/validate.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -26,6 +27,41 @@ const char* refusal_name(Refusal refusal) {
         return "internal";
     }
     return "unknown";
+}
+
+namespace {
+
+struct FormatNames {
+    OutputFormat format;
+    const char* name;
+    const char* extension;
+};
+constexpr FormatNames kFormats[] = {{OutputFormat::Aem, "aem", ".aem"},
+                                    {OutputFormat::Glb, "glb", ".glb"},
+                                    {OutputFormat::Gltf, "gltf", ".gltf"}};
+
+const FormatNames& names_of(OutputFormat format) {
+    for (const FormatNames& names : kFormats)
+        if (names.format == format) return names;
+    return kFormats[0];
+}
+
+} // namespace
+
+std::optional<OutputFormat> format_of_file_name(const std::filesystem::path& name) {
+    std::string extension = name.extension().string();
+    for (char& c : extension)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const FormatNames& names : kFormats)
+        if (extension == names.extension) return names.format;
+    return std::nullopt;
+}
+
+const char* format_name(OutputFormat format) {
+    return names_of(format).name;
+}
+const char* format_extension(OutputFormat format) {
+    return names_of(format).extension;
 }
 
 namespace {
@@ -166,6 +202,15 @@ void refuse_without_triangles(const assbin::Scene& scene, const NodeGraph& graph
     for (const MeshReference& reference : graph.references) {
         if (meshes[reference.mesh].has_triangles()) return;
     }
+    throw ConvertError(Refusal::NoTriangles,
+                       "no triangles left to convert: " + nothing_to_draw(scene, graph, stats));
+}
+
+} // namespace
+
+namespace detail {
+
+std::string nothing_to_draw(const assbin::Scene& scene, const NodeGraph& graph, const ConvertStats& stats) {
     const std::string count =
         std::to_string(scene.meshes.size()) + (scene.meshes.size() == 1 ? " mesh" : " meshes");
     std::string why;
@@ -179,8 +224,12 @@ void refuse_without_triangles(const assbin::Scene& scene, const NodeGraph& graph
     } else {
         why = "the " + count + (scene.meshes.size() == 1 ? " holds" : " hold") + " no faces";
     }
-    throw ConvertError(Refusal::NoTriangles, "no triangles left to convert: " + why);
+    return why;
 }
+
+} // namespace detail
+
+namespace {
 
 void fill_stats(const aem::Model& model, ConvertStats& stats) {
     stats.vertices = model.vertices.size();
@@ -251,6 +300,12 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     refuse_broken_references(scene);
     const NodeGraph graph = flatten_nodes(scene);
     clock.lap("flatten");
+    if (options.format != OutputFormat::Aem) { // glTF keeps the node tree: a writer of its own
+        result.format = options.format;
+        gltf::convert_scene_to_gltf(scene, options, graph, result, report);
+        clock.lap("gltf");
+        return result;
+    }
     std::vector<PreparedMesh> meshes = prepare_meshes(scene, options, report, result.stats);
     clock.lap("triangulate");
     refuse_without_triangles(scene, graph, meshes, result.stats);

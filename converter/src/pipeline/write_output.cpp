@@ -165,7 +165,8 @@ namespace {
 // (ConvertResult::drop_textures_for_stream says so in a warning first).
 void write_temporaries(const ConvertResult& result, const fs::path& aem_path, PendingFiles& pending,
                        bool flush) {
-    aem::check_expressible(result.model); // throws before anything is written
+    if (result.format == OutputFormat::Aem)
+        aem::check_expressible(result.model); // throws before anything is written
     const fs::path folder = aem_path.parent_path();
     if (!output_is_stream(aem_path)) {
         for (const TextureFile& texture : result.textures)
@@ -177,7 +178,12 @@ void write_temporaries(const ConvertResult& result, const fs::path& aem_path, Pe
             AtomicFileBuffer buffer(file);
             std::ostream out(&buffer);
             out.exceptions(std::ios::badbit); // the temporary's own WriteFailure comes through, named
-            aem::write_model(result.model, out);
+            if (result.format == OutputFormat::Aem) {
+                aem::write_model(result.model, out);
+            } else {
+                out.write(reinterpret_cast<const char*>(result.encoded.data()),
+                          static_cast<std::streamsize>(result.encoded.size()));
+            }
         },
         flush);
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,7 +18,21 @@
 
 namespace assbin::converter {
 
+// What convert() makes: an AEM model (in the layout ConvertOptions::layout names), or a glTF 2.0
+// file, binary (.glb: JSON and buffer in one file) or text (.gltf with its .bin and images beside).
+enum class OutputFormat { Aem, Glb, Gltf };
+
+// The format an output file name asks for by its extension (".aem", ".glb", ".gltf", any case), or
+// nullopt for any other extension.
+std::optional<OutputFormat> format_of_file_name(const std::filesystem::path& name);
+// "aem", "glb", "gltf"; and the extension (with its dot) outputs of the format get.
+const char* format_name(OutputFormat format);
+const char* format_extension(OutputFormat format);
+
 struct ConvertOptions {
+    // The output's format. glTF keeps what AEM cannot hold (the node tree, every UV and colour set,
+    // points and lines, cameras and lights); the layout and texture options below are AEM's.
+    OutputFormat format = OutputFormat::Aem;
     // The UV channel written to the vertices (and used for tangents); a mesh without it gets (0, 0).
     uint32_t uv_channel = 0;
     // Used for animations whose ticks per second is 0 (unspecified); 25 is the Assimp viewer's choice.
@@ -99,6 +114,12 @@ struct ConvertStats {
     // Output meshes whose vertices carry so many triangles (a fan, stacked duplicates) that
     // Forsyth's vertex-cache order would cost more than linear time: ordered by Tipsify instead.
     size_t meshes_ordered_linearly = 0;
+    // glTF only: what it keeps that AEM drops.
+    size_t lines = 0;  // written as LINES primitives
+    size_t points = 0; // written as POINTS primitives
+    size_t cameras = 0;
+    size_t lights = 0;
+    size_t nodes = 0; // glTF nodes (the dump's, plus those placing cameras, lights and skinned meshes)
 };
 
 // An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.
@@ -115,11 +136,20 @@ struct VertexOrigin {
 };
 
 struct ConvertResult {
-    aem::Model model;
+    OutputFormat format = OutputFormat::Aem;
+    aem::Model model;                  // OutputFormat::Aem
+    std::vector<std::byte> encoded;    // the .glb or .gltf file's bytes (other formats)
     std::vector<std::string> warnings; // one sentence each, naming the mesh, node or material
     ConvertStats stats;
-    std::vector<TextureFile> textures;        // to write beside the model
+    std::vector<TextureFile> textures;        // to write beside the model (a .gltf's .bin and images too)
     std::vector<VertexOrigin> vertex_origins; // per model vertex, when options.record_vertex_origins
+    // glTF, when options.record_vertex_origins: per glTF mesh, per primitive, per vertex, the dump
+    // vertex it came from (of the dump mesh the glTF mesh stands for); per glTF node, the dump node
+    // it stands for or places a mesh, camera or light of (-1 for none).
+    std::vector<std::vector<std::vector<uint32_t>>> gltf_origins;
+    std::vector<int64_t> gltf_node_sources;
+    std::vector<uint32_t> gltf_mesh_sources;                   // per glTF mesh: the dump mesh
+    std::vector<uint32_t> gltf_animation_sources;              // per glTF animation: the dump animation
     std::vector<std::pair<std::string, double>> stage_seconds; // time per conversion stage, in order
 };
 

@@ -1,0 +1,185 @@
+// Dump animations as glTF animations: per channel that drives a node (matched as for AEM), one
+// LINEAR sampler per key track it holds (translation, rotation, scale; ASSBIN stores no
+// interpolation, so STEP never arises), times in seconds by the same ticks-per-second rules as AEM.
+// glTF needs strictly increasing times from 0: keys are sorted, a run of keys at one time becomes
+// the run's first key one float step early and its last key at the time (what the Assimp viewer
+// shows, as in AEM), and keys before 0 give way to one key at 0 holding the value there.
+// Cost: linear in the keys (a sort only where a track is out of order).
+#include "gltf/gltf_convert.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace assbin::converter::gltf {
+
+namespace {
+
+struct Timed {
+    double ticks;
+    Eigen::Vector4d value; // xyz (w unused), or a quaternion as (x, y, z, w)
+};
+
+struct Tally {
+    size_t dropped = 0, reordered = 0, negative = 0;
+};
+
+Eigen::Vector4d mix(const Eigen::Vector4d& a, const Eigen::Vector4d& b, double t, bool rotation) {
+    if (!rotation) return a + (b - a) * t;
+    const Eigen::Quaterniond qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
+    const Eigen::Quaterniond q = qa.slerp(t, qb);
+    return {q.x(), q.y(), q.z(), q.w()};
+}
+
+// Times (seconds) and values as glTF wants them; empty when no key is usable.
+void timeline(std::vector<Timed>& keys, double tps, bool rotation, std::vector<float>& times,
+              std::vector<float>& values, Tally& tally) {
+    const auto earlier = [](const Timed& a, const Timed& b) { return a.ticks < b.ticks; };
+    if (!std::is_sorted(keys.begin(), keys.end(), earlier)) {
+        std::stable_sort(keys.begin(), keys.end(), earlier);
+        ++tally.reordered;
+    }
+    std::vector<std::pair<float, Eigen::Vector4d>> out;
+    for (size_t k = 0; k < keys.size();) {
+        const float time = seconds_from_ticks(keys[k].ticks, tps);
+        size_t end = k + 1;
+        while (end < keys.size() && seconds_from_ticks(keys[end].ticks, tps) == time)
+            ++end;
+        if (!std::isfinite(time)) {
+            tally.dropped += end - k;
+        } else {
+            const float before = std::nextafter(time, -std::numeric_limits<float>::infinity());
+            if (end - k > 1 && (out.empty() || out.back().first < before))
+                out.emplace_back(before, keys[k].value);
+            out.emplace_back(time, keys[end - 1].value);
+        }
+        k = end;
+    }
+    // glTF times start at 0: the value at 0 replaces the keys before it.
+    size_t first = 0;
+    while (first < out.size() && out[first].first < 0)
+        ++first;
+    if (first > 0) {
+        ++tally.negative;
+        Eigen::Vector4d at_zero = out[first - 1].second;
+        if (first < out.size() && out[first].first > 0) {
+            const double t0 = out[first - 1].first, t1 = out[first].first;
+            at_zero = mix(out[first - 1].second, out[first].second, (0 - t0) / (t1 - t0), rotation);
+        }
+        if (first < out.size() && out[first].first == 0) {
+            out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(first));
+        } else {
+            out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(first - 1));
+            out.front() = {0.0f, at_zero};
+        }
+    }
+    for (const auto& [time, value] : out) {
+        times.push_back(time);
+        if (rotation) {
+            Eigen::Vector4d q = value;
+            const double length = q.norm();
+            q = std::isfinite(length) && length > 0 ? Eigen::Vector4d(q / length)
+                                                    : Eigen::Vector4d(0, 0, 0, 1);
+            const Eigen::Vector4f f = q.cast<float>().normalized();
+            values.insert(values.end(), f.data(), f.data() + 4);
+        } else {
+            for (int c = 0; c < 3; ++c)
+                values.push_back(static_cast<float>(value[c]));
+        }
+    }
+}
+
+std::vector<Timed> vector_keys(const assbin::KeyTrack<assbin::Vec3>& track, Tally& tally) {
+    std::vector<Timed> keys;
+    keys.reserve(track.keys.size());
+    for (const assbin::VectorKey& key : track.keys) {
+        if (!std::isfinite(key.time) || !key.value.allFinite()) {
+            ++tally.dropped;
+            continue;
+        }
+        keys.push_back({key.time, Eigen::Vector4d(key.value.x(), key.value.y(), key.value.z(), 0)});
+    }
+    return keys;
+}
+
+std::vector<Timed> rotation_keys(const assbin::KeyTrack<assbin::Quaternion>& track, Tally& tally) {
+    std::vector<Timed> keys;
+    keys.reserve(track.keys.size());
+    for (const assbin::QuaternionKey& key : track.keys) {
+        const assbin::Quaternion& q = key.value;
+        if (!std::isfinite(key.time) || !q.coeffs().allFinite()) {
+            ++tally.dropped;
+            continue;
+        }
+        keys.push_back({key.time, Eigen::Vector4d(q.x(), q.y(), q.z(), q.w())});
+    }
+    return keys;
+}
+
+} // namespace
+
+void write_animations(Build& build) {
+    Tally tally;
+    size_t empty = 0, behaviours = 0;
+    for (size_t a = 0; a < build.scene.animations.size(); ++a) {
+        const assbin::Animation& animation = build.scene.animations[a];
+        const double tps =
+            effective_ticks_per_second(animation.ticks_per_second, build.options.default_ticks_per_second);
+        std::string samplers, channels;
+        size_t sampler_count = 0;
+        // The nodes in order, so that the file is the same from run to run.
+        std::vector<std::pair<uint32_t, int32_t>> driven(build.channels.channel_of_node[a].begin(),
+                                                         build.channels.channel_of_node[a].end());
+        std::sort(driven.begin(), driven.end());
+        for (const auto& [node, c] : driven) {
+            const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
+            behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
+                           channel.post_state == 3);
+            const auto add = [&](std::vector<Timed> keys, const char* path, bool rotation) {
+                std::vector<float> times, values;
+                timeline(keys, tps, rotation, times, values, tally);
+                if (times.empty()) return;
+                const uint32_t input = build.doc.add_accessor(std::span<const float>(times), kFloat, "SCALAR",
+                                                              1, kNoTarget, true);
+                const uint32_t output =
+                    build.doc.add_accessor(std::span<const float>(values), kFloat, rotation ? "VEC4" : "VEC3",
+                                           rotation ? 4 : 3, kNoTarget);
+                samplers += std::string(sampler_count ? "," : "") + "{\"input\":" + std::to_string(input) +
+                            ",\"output\":" + std::to_string(output) + "}";
+                channels += std::string(sampler_count ? "," : "") +
+                            "{\"sampler\":" + std::to_string(sampler_count) +
+                            ",\"target\":{\"node\":" + std::to_string(build.node_of[node]) + ",\"path\":\"" +
+                            path + "\"}}";
+                ++sampler_count;
+            };
+            add(vector_keys(channel.positions, tally), "translation", false);
+            add(rotation_keys(channel.rotations, tally), "rotation", true);
+            add(vector_keys(channel.scalings, tally), "scale", false);
+        }
+        if (sampler_count == 0) {
+            ++empty;
+            continue;
+        }
+        std::string object = "\"channels\":[" + channels + "],\"samplers\":[" + samplers + "]";
+        if (!animation.name.empty()) object = "\"name\":" + json_string(animation.name) + "," + object;
+        build.doc.add(build.doc.animations, object);
+        build.animation_sources.push_back(static_cast<uint32_t>(a));
+    }
+    const auto say = [&](size_t count, const std::string& text) {
+        if (count > 0) build.report.warn(text);
+    };
+    say(empty, detail::count_of(empty, "animation drives", "animations drive") +
+                   " no node with a usable key and is left out (a glTF animation needs a channel)");
+    say(tally.dropped,
+        detail::count_of(tally.dropped, "key", "keys") + " with a time or value not finite dropped");
+    say(tally.reordered,
+        detail::count_of(tally.reordered, "key track", "key tracks") + " out of time order sorted");
+    say(tally.negative,
+        detail::count_of(tally.negative, "key track starts", "key tracks start") +
+            " before 0 s: its keys before 0 are replaced by its value at 0 (glTF times start at 0)");
+    say(behaviours,
+        detail::count_of(behaviours, "channel repeats or extrapolates", "channels repeat or extrapolate") +
+            " before or after its keys (pre/post state), which glTF cannot say: it holds the end keys");
+}
+
+} // namespace assbin::converter::gltf

@@ -1,0 +1,228 @@
+// The glTF document's buffer, JSON text and GLB container (glTF 2.0 §4.4: a 12-byte header, a JSON
+// chunk padded with spaces, a BIN chunk padded with zeros, every chunk 4-byte aligned).
+#include "gltf/gltf_document.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace assbin::converter::gltf {
+
+namespace {
+
+// The length of the valid UTF-8 sequence at `text[i]`, or 0 when the bytes there are not one.
+size_t utf8_sequence(std::string_view text, size_t i) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    const size_t length = lead < 0x80           ? 1
+                          : (lead >> 5) == 0x6  ? 2
+                          : (lead >> 4) == 0xE  ? 3
+                          : (lead >> 3) == 0x1E ? 4
+                                                : 0;
+    if (length == 0 || i + length > text.size()) return 0;
+    for (size_t k = 1; k < length; ++k)
+        if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    if (length == 2 && lead < 0xC2) return 0; // overlong
+    if (length == 3) {
+        const unsigned code = ((lead & 0xFu) << 12) | ((byte(i + 1) & 0x3Fu) << 6) | (byte(i + 2) & 0x3Fu);
+        if (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+    }
+    if (length == 4) {
+        const unsigned code = ((lead & 0x7u) << 18) | ((byte(i + 1) & 0x3Fu) << 12);
+        if (code < 0x10000 || code > 0x10FFFF) return 0;
+    }
+    return length;
+}
+
+} // namespace
+
+bool is_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const size_t length = utf8_sequence(text, i);
+        if (length == 0) return false;
+        i += length;
+    }
+    return true;
+}
+
+std::string json_string(std::string_view text) {
+    std::string out = "\"";
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const size_t length = utf8_sequence(text, i);
+        if (length > 1) { // a valid multi-byte character, as it is
+            out.append(text.substr(i, length));
+            i += length - 1;
+            continue;
+        }
+        if (length == 0) { // not UTF-8 (older tools wrote Latin-1 names): the byte read as Latin-1
+            const auto u = static_cast<unsigned char>(c);
+            out += static_cast<char>(0xC0 | (u >> 6));
+            out += static_cast<char>(0x80 | (u & 0x3F));
+            continue;
+        }
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", u);
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double value) {
+    if (!std::isfinite(value)) return "0"; // callers pass finite values; never a token JSON lacks
+    char text[32];
+    const auto [end, error] = std::to_chars(text, text + sizeof text, value);
+    return error == std::errc() ? std::string(text, end) : "0";
+}
+
+std::string json_float(float value) {
+    if (!std::isfinite(value)) return "0";
+    char text[32];
+    const auto [end, error] = std::to_chars(text, text + sizeof text, value);
+    return error == std::errc() ? std::string(text, end) : "0";
+}
+
+std::string uri_of_file_name(std::string_view name) {
+    std::string out;
+    for (const char c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
+            out += c;
+        } else {
+            char escaped[4];
+            std::snprintf(escaped, sizeof escaped, "%%%02X", u);
+            out += escaped;
+        }
+    }
+    return out;
+}
+
+uint32_t Document::add_view(std::span<const std::byte> bytes, ViewTarget target) {
+    bin_.resize((bin_.size() + 3) & ~size_t{3}, std::byte{0});
+    const size_t offset = bin_.size();
+    bin_.insert(bin_.end(), bytes.begin(), bytes.end());
+    std::string view = "\"buffer\":0,\"byteOffset\":" + std::to_string(offset) +
+                       ",\"byteLength\":" + std::to_string(bytes.size());
+    if (target != kNoTarget) view += ",\"target\":" + std::to_string(target);
+    views_.push_back(std::move(view));
+    return static_cast<uint32_t>(views_.size() - 1);
+}
+
+uint32_t Document::add_accessor_on(uint32_t view, ComponentType component, size_t count, const char* type,
+                                   bool normalized, const std::string& extra_fields) {
+    std::string accessor = "\"bufferView\":" + std::to_string(view) +
+                           ",\"componentType\":" + std::to_string(component) +
+                           ",\"count\":" + std::to_string(count) + ",\"type\":\"" + type + "\"";
+    if (normalized) accessor += ",\"normalized\":true";
+    accessor += extra_fields;
+    accessors_.push_back(std::move(accessor));
+    return static_cast<uint32_t>(accessors_.size() - 1);
+}
+
+void Document::use_extension(const std::string& name, bool required) {
+    if (std::find(extensions_used_.begin(), extensions_used_.end(), name) == extensions_used_.end())
+        extensions_used_.push_back(name);
+    if (required && std::find(extensions_required_.begin(), extensions_required_.end(), name) ==
+                        extensions_required_.end())
+        extensions_required_.push_back(name);
+}
+
+namespace {
+
+void append_array(std::string& out, const char* key, const std::vector<std::string>& objects) {
+    if (objects.empty()) return;
+    out += ",\"";
+    out += key;
+    out += "\":[";
+    for (size_t i = 0; i < objects.size(); ++i) {
+        if (i) out += ',';
+        out += '{';
+        out += objects[i];
+        out += '}';
+    }
+    out += ']';
+}
+
+void append_names(std::string& out, const char* key, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    out += ",\"";
+    out += key;
+    out += "\":[";
+    for (size_t i = 0; i < names.size(); ++i)
+        out += (i ? "," : "") + json_string(names[i]);
+    out += ']';
+}
+
+} // namespace
+
+std::string Document::json(const std::string& buffer_uri) const {
+    std::string out = "{\"asset\":{\"version\":\"2.0\",\"generator\":" + json_string(generator) + "}";
+    append_names(out, "extensionsUsed", extensions_used_);
+    append_names(out, "extensionsRequired", extensions_required_);
+    out += ",\"scene\":0,\"scenes\":[{\"nodes\":[";
+    for (size_t i = 0; i < scene_nodes.size(); ++i)
+        out += (i ? "," : "") + std::to_string(scene_nodes[i]);
+    out += "]}]";
+    append_array(out, "nodes", nodes);
+    append_array(out, "meshes", meshes);
+    append_array(out, "materials", materials);
+    append_array(out, "textures", textures);
+    append_array(out, "images", images);
+    append_array(out, "samplers", samplers);
+    append_array(out, "skins", skins);
+    append_array(out, "animations", animations);
+    append_array(out, "cameras", cameras);
+    append_array(out, "accessors", accessors_);
+    append_array(out, "bufferViews", views_);
+    if (!bin_.empty()) {
+        out += ",\"buffers\":[{\"byteLength\":" + std::to_string(bin_.size());
+        if (!buffer_uri.empty()) out += ",\"uri\":" + json_string(uri_of_file_name(buffer_uri));
+        out += "}]";
+    }
+    if (!lights.empty()) {
+        std::vector<std::string> none;
+        out += ",\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[";
+        for (size_t i = 0; i < lights.size(); ++i)
+            out += (i ? ",{" : "{") + lights[i] + "}";
+        out += "]}}";
+    }
+    return out + "}";
+}
+
+std::vector<std::byte> Document::glb() const {
+    std::string text = json("");
+    text.resize((text.size() + 3) & ~size_t{3}, ' ');
+    const size_t bin_length = (bin_.size() + 3) & ~size_t{3};
+    const size_t total = 12 + 8 + text.size() + (bin_.empty() ? 0 : 8 + bin_length);
+    std::vector<std::byte> out(total, std::byte{0});
+    size_t at = 0;
+    const auto put = [&](const void* data, size_t size) { // GLB is little-endian, as every target here
+        std::memcpy(out.data() + at, data, size);
+        at += size;
+    };
+    const auto put_u32 = [&](uint32_t value) { put(&value, 4); };
+    put_u32(0x46546C67); // "glTF"
+    put_u32(2);
+    put_u32(static_cast<uint32_t>(total));
+    put_u32(static_cast<uint32_t>(text.size()));
+    put_u32(0x4E4F534A); // "JSON"
+    put(text.data(), text.size());
+    if (!bin_.empty()) {
+        put_u32(static_cast<uint32_t>(bin_length));
+        put_u32(0x004E4942); // "BIN\0"
+        put(bin_.data(), bin_.size());
+    }
+    return out;
+}
+
+} // namespace assbin::converter::gltf

@@ -1,0 +1,356 @@
+// Dump materials as glTF metallic-roughness materials, by the rules docs/gltf.md lists: base colour
+// from $clr.base, else $clr.diffuse with $mat.opacity as alpha; metallic and roughness from their
+// factors, else 0 and a roughness from the Phong shininess; the glTF importer's alpha mode and
+// cutoff, else BLEND below full opacity; two-sided from $mat.twosided; textures per slot with their
+// UV set ($tex.uvwsrc), wrap modes and transform (KHR_texture_transform). Images go inside the .glb
+// (or beside the .gltf): PNG and JPEG byte for byte, anything else decoded and written as PNG; one
+// that cannot be had is a warning and the material keeps its factors.
+#include "gltf/gltf_convert.hpp"
+#include "materials/textures_2025.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numbers>
+#include <set>
+
+namespace assbin::converter::gltf {
+
+namespace {
+
+using detail::kAmbientOcclusion;
+using detail::kBaseColor;
+using detail::kDiffuse;
+using detail::kEmissionColor;
+using detail::kEmissive;
+using detail::kLightmap;
+using detail::kNormalCamera;
+using detail::kNormals;
+
+std::optional<std::vector<double>> numbers(const assbin::Material& material, std::string_view key,
+                                           uint32_t semantic = 0) {
+    const assbin::MaterialProperty* property = material.find(key, semantic, 0);
+    if (!property) return std::nullopt;
+    std::vector<double> values = property->numbers();
+    if (values.empty()) {
+        for (const int32_t i : property->integers())
+            values.push_back(i);
+    }
+    for (const double v : values)
+        if (!std::isfinite(v)) return std::nullopt;
+    if (values.empty()) return std::nullopt;
+    return values;
+}
+
+std::optional<double> number(const assbin::Material& material, std::string_view key, uint32_t semantic = 0) {
+    const auto values = numbers(material, key, semantic);
+    return values ? std::optional<double>(values->front()) : std::nullopt;
+}
+
+bool is_png(std::span<const std::byte> b) {
+    static constexpr unsigned char kMagic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    return b.size() >= 8 && std::memcmp(b.data(), kMagic, 8) == 0;
+}
+bool is_jpeg(std::span<const std::byte> b) {
+    return b.size() >= 3 && b[0] == std::byte{0xFF} && b[1] == std::byte{0xD8} && b[2] == std::byte{0xFF};
+}
+
+uint32_t big_endian(const std::byte* p) {
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+
+// A PNG as glTF viewers draw it: chunks that give a colour space other than sRGB (cHRM, gAMA, iCCP,
+// cICP) or non-square pixels (pHYs) are left out, everything else (the pixels) byte for byte. glTF
+// images are sRGB by definition, and the validator warns of such chunks. Returns the chunks left out.
+std::vector<std::string> strip_png_colour_space(std::vector<std::byte>& png) {
+    std::vector<std::string> dropped;
+    std::vector<std::byte> out(png.begin(), png.begin() + 8);
+    for (size_t at = 8; at + 12 <= png.size();) {
+        const uint32_t length = big_endian(&png[at]);
+        if (length > png.size() - at - 12) return {}; // damaged: left as it is for the viewer to judge
+        const std::string type(reinterpret_cast<const char*>(&png[at + 4]), 4);
+        bool drop = type == "cHRM" || type == "gAMA" || type == "iCCP" || type == "cICP";
+        if (type == "pHYs" && length == 9) drop = big_endian(&png[at + 8]) != big_endian(&png[at + 12]);
+        if (drop) {
+            dropped.push_back(type);
+        } else {
+            out.insert(out.end(), png.begin() + static_cast<std::ptrdiff_t>(at),
+                       png.begin() + static_cast<std::ptrdiff_t>(at + 12 + length));
+        }
+        at += 12 + length;
+    }
+    if (!dropped.empty()) png.swap(out);
+    return dropped;
+}
+
+// glTF sampler wrap values from aiTextureMapMode (0 wrap, 1 clamp, 2 mirror, 3 decal).
+uint32_t wrap_of(std::optional<double> mode) {
+    if (!mode) return 10497;
+    switch (static_cast<int>(*mode)) {
+    case 1:
+    case 3:
+        return 33071;
+    case 2:
+        return 33648;
+    default:
+        return 10497;
+    }
+}
+
+} // namespace
+
+struct Materials::State {
+    Build& build;
+    detail::TextureSources sources;
+    std::map<std::string, int32_t> image_of;                       // texture path -> glTF image, -1 missing
+    std::map<std::pair<int32_t, int32_t>, uint32_t> texture_of;    // (image, sampler) -> glTF texture
+    std::map<std::pair<uint32_t, uint32_t>, int32_t> sampler_of;   // (wrapS, wrapT) -> sampler, -1 default
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> material_of; // (dump material, sets needed) -> glTF
+    std::set<uint32_t> said_missing_sets;
+    uint32_t images_beside = 0;
+
+    State(Build& b) : build(b), sources(b.scene, b.options, b.report) {}
+
+    int32_t image(const std::string& path, const std::string& label) {
+        if (const auto found = image_of.find(path); found != image_of.end()) return found->second;
+        int32_t index = -1;
+        bool texels = false;
+        std::optional<std::vector<std::byte>> file = sources.file_bytes(path, label, &texels);
+        const char* mime = nullptr;
+        if (file && (is_png(*file) || is_jpeg(*file))) {
+            mime = is_png(*file) ? "image/png" : "image/jpeg";
+            if (is_png(*file)) {
+                const std::vector<std::string> dropped = strip_png_colour_space(*file);
+                if (!dropped.empty()) {
+                    std::string list;
+                    for (const std::string& chunk : dropped)
+                        list += (list.empty() ? "" : ", ") + chunk;
+                    build.report.warn(
+                        label + ": texture " + detail::quote_name(path) + ": PNG chunks " + list +
+                        " (a colour space other than sRGB, or non-square pixels) left out: glTF "
+                        "images are sRGB with square pixels; the pixels are carried as they are");
+                }
+            }
+        } else if (file || texels) {
+            const detail::Pixels* pixels = nullptr;
+            std::optional<detail::Pixels> decoded;
+            if (file) {
+                decoded = sources.decode(*file, "texture " + detail::quote_name(path), label);
+                if (decoded) pixels = &*decoded;
+            } else {
+                pixels = sources.rgba(path, label);
+            }
+            if (pixels) {
+                Image rgba{pixels->width, pixels->height, pixels->data};
+                file = encode_png(rgba);
+                mime = "image/png";
+            } else {
+                file.reset();
+            }
+        }
+        if (file && mime) {
+            std::string object = "\"mimeType\":\"" + std::string(mime) + "\"";
+            if (build.files) {
+                const std::string name = build.file_stem + "_" + std::to_string(images_beside++) +
+                                         (std::strcmp(mime, "image/png") == 0 ? ".png" : ".jpg");
+                object = "\"uri\":" + json_string(uri_of_file_name(name));
+                build.files->push_back({name, std::move(*file)});
+            } else {
+                object += ",\"bufferView\":" + std::to_string(build.doc.add_view(*file, kNoTarget));
+            }
+            index = static_cast<int32_t>(build.doc.add(build.doc.images, object));
+            ++build.stats.textures_written;
+        }
+        image_of.emplace(path, index);
+        return index;
+    }
+
+    // The textureInfo object for slot `type` of `material`, or "" when it has none (or its image is
+    // missing, or it uses a UV set the primitive lacks).
+    std::string texture_info(const assbin::Material& material, uint32_t m, uint32_t type, uint32_t sets,
+                             const std::string& extra = "") {
+        const std::optional<std::string> path = detail::texture_path(material, type);
+        if (!path) return "";
+        const uint32_t set =
+            static_cast<uint32_t>(std::max(0.0, number(material, "$tex.uvwsrc", type).value_or(0)));
+        if (set >= sets) {
+            if (said_missing_sets.insert(m).second) {
+                build.report.warn(detail::material_label(build.scene, m) + ": a texture uses UV set " +
+                                  std::to_string(set) +
+                                  ", which a mesh drawn with it lacks; there it is drawn "
+                                  "without that texture");
+            }
+            return "";
+        }
+        const int32_t img = image(*path, detail::material_label(build.scene, m));
+        if (img < 0) return "";
+        const uint32_t wrap_s = wrap_of(number(material, "$tex.mapmodeu", type));
+        const uint32_t wrap_t = wrap_of(number(material, "$tex.mapmodev", type));
+        int32_t sampler = -1;
+        if (wrap_s != 10497 || wrap_t != 10497) {
+            auto [at, fresh] = sampler_of.emplace(std::pair{wrap_s, wrap_t}, 0);
+            if (fresh)
+                at->second = static_cast<int32_t>(
+                    build.doc.add(build.doc.samplers, "\"wrapS\":" + std::to_string(wrap_s) +
+                                                          ",\"wrapT\":" + std::to_string(wrap_t)));
+            sampler = at->second;
+        }
+        auto [at, fresh] = texture_of.emplace(std::pair{img, sampler}, 0);
+        if (fresh) {
+            std::string object = "\"source\":" + std::to_string(img);
+            if (sampler >= 0) object += ",\"sampler\":" + std::to_string(sampler);
+            at->second = build.doc.add(build.doc.textures, object);
+        }
+        std::string info = "{\"index\":" + std::to_string(at->second);
+        if (set != 0) info += ",\"texCoord\":" + std::to_string(set);
+        info += extra;
+        info += transform(material, type, set);
+        return info + "}";
+    }
+
+    // KHR_texture_transform from Assimp's aiUVTransform ($tex.uvtrafo), inverting the mapping
+    // Assimp's own glTF importer applies (its v axis is flipped relative to glTF's).
+    std::string transform(const assbin::Material& material, uint32_t type, uint32_t set) {
+        const assbin::MaterialProperty* property = material.find("$tex.uvtrafo", type, 0);
+        if (!property || property->data.size() != 20) return "";
+        float t[5];
+        std::memcpy(t, property->data.data(), 20);
+        const double tx = t[0], ty = t[1], sx = t[2], sy = t[3], rotation = t[4];
+        for (const double v : {tx, ty, sx, sy, rotation})
+            if (!std::isfinite(v)) return "";
+        if (tx == 0 && ty == 0 && sx == 1 && sy == 1 && rotation == 0) return "";
+        const double c = std::cos(-rotation), s = std::sin(-rotation);
+        const double ox = tx - 0.5 * sx * (-c + s + 1);
+        const double oy = 1 - sy + 0.5 * sy * (s + c - 1) - ty;
+        build.doc.use_extension("KHR_texture_transform");
+        std::string out = ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[" + json_number(ox) + "," +
+                          json_number(oy) + "],\"scale\":[" + json_number(sx) + "," + json_number(sy) + "]";
+        if (rotation != 0) out += ",\"rotation\":" + json_number(rotation);
+        if (set != 0) out += ",\"texCoord\":" + std::to_string(set);
+        return out + "}}";
+    }
+
+    uint32_t write(uint32_t m, uint32_t sets) {
+        const assbin::Material& material = build.scene.materials[m];
+        const auto clamp01 = [](double v) { return std::clamp(v, 0.0, 1.0); };
+        // Base colour: glTF's own key, else the diffuse colour with the opacity as alpha.
+        std::array<double, 4> base = {1, 1, 1, 1};
+        const std::optional<std::vector<double>> gltf_base = numbers(material, "$clr.base");
+        const std::optional<std::vector<double>> diffuse = numbers(material, "$clr.diffuse");
+        const std::optional<double> opacity = number(material, "$mat.opacity");
+        std::string base_texture = texture_info(material, m, kBaseColor, sets);
+        if (base_texture.empty()) base_texture = texture_info(material, m, kDiffuse, sets);
+        const bool base_slot =
+            detail::texture_path(material, kBaseColor) || detail::texture_path(material, kDiffuse);
+        if (gltf_base) {
+            for (size_t c = 0; c < 4 && c < gltf_base->size(); ++c)
+                base[c] = clamp01((*gltf_base)[c]);
+        } else if (diffuse && !base_slot) { // a textured Phong material shows its texture as it is
+            for (size_t c = 0; c < 3 && c < diffuse->size(); ++c)
+                base[c] = clamp01((*diffuse)[c]);
+        }
+        if (!gltf_base && opacity) base[3] = clamp01(*opacity);
+        std::string pbr = "\"baseColorFactor\":[" + json_number(base[0]) + "," + json_number(base[1]) + "," +
+                          json_number(base[2]) + "," + json_number(base[3]) + "]";
+        if (!base_texture.empty()) pbr += ",\"baseColorTexture\":" + base_texture;
+        const std::optional<double> metallic = number(material, "$mat.metallicFactor");
+        std::optional<double> roughness = number(material, "$mat.roughnessFactor");
+        if (!roughness) {
+            if (const std::optional<double> shininess = number(material, "$mat.shininess");
+                shininess && *shininess >= 0)
+                roughness = std::sqrt(2.0 / (*shininess + 2.0)); // Blinn-Phong exponent to GGX
+        }
+        pbr += ",\"metallicFactor\":" + json_number(clamp01(metallic.value_or(0.0)));
+        pbr += ",\"roughnessFactor\":" + json_number(clamp01(roughness.value_or(1.0)));
+        if (const std::optional<std::string> orm = detail::orm_path(material)) {
+            const uint32_t type = detail::texture_path(material, detail::kUnknown) == orm ? detail::kUnknown
+                                  : detail::texture_path(material, detail::kMetalness) == orm
+                                      ? detail::kMetalness
+                                      : detail::kDiffuseRoughness;
+            const std::string info = texture_info(material, m, type, sets);
+            if (!info.empty()) pbr += ",\"metallicRoughnessTexture\":" + info;
+        }
+        std::string object;
+        const std::string name = material.name();
+        if (!name.empty()) object += "\"name\":" + json_string(name) + ",";
+        object += "\"pbrMetallicRoughness\":{" + pbr + "}";
+        const uint32_t normal_type = detail::texture_path(material, kNormals) ? kNormals : kNormalCamera;
+        const std::optional<double> normal_scale = number(material, "$tex.scale", normal_type);
+        const std::string normal = texture_info(
+            material, m, normal_type, sets,
+            normal_scale && *normal_scale != 1 ? ",\"scale\":" + json_number(*normal_scale) : "");
+        if (!normal.empty()) object += ",\"normalTexture\":" + normal;
+        const uint32_t occlusion_type =
+            detail::texture_path(material, kLightmap) ? kLightmap : kAmbientOcclusion;
+        const std::optional<double> strength = number(material, "$tex.strength", occlusion_type);
+        const std::string occlusion = texture_info(
+            material, m, occlusion_type, sets,
+            strength && *strength != 1 ? ",\"strength\":" + json_number(clamp01(*strength)) : "");
+        if (!occlusion.empty()) object += ",\"occlusionTexture\":" + occlusion;
+        std::string emissive_texture = texture_info(material, m, kEmissive, sets);
+        if (emissive_texture.empty()) emissive_texture = texture_info(material, m, kEmissionColor, sets);
+        std::array<double, 3> emissive = {0, 0, 0};
+        if (const auto colour = numbers(material, "$clr.emissive")) {
+            for (size_t c = 0; c < 3 && c < colour->size(); ++c)
+                emissive[c] = clamp01((*colour)[c]);
+        }
+        if (!emissive_texture.empty()) {
+            object += ",\"emissiveTexture\":" + emissive_texture;
+            if (emissive == std::array<double, 3>{0, 0, 0})
+                emissive = {1, 1, 1}; // else the texture shows nothing
+        }
+        if (emissive != std::array<double, 3>{0, 0, 0}) {
+            object += ",\"emissiveFactor\":[" + json_number(emissive[0]) + "," + json_number(emissive[1]) +
+                      "," + json_number(emissive[2]) + "]";
+        }
+        const assbin::MaterialProperty* mode = material.find("$mat.gltf.alphaMode");
+        const std::string alpha_mode = mode && mode->string_value() ? *mode->string_value() : "";
+        if (alpha_mode == "MASK") {
+            object += ",\"alphaMode\":\"MASK\"";
+            if (const auto cutoff = number(material, "$mat.gltf.alphaCutoff"); cutoff && *cutoff >= 0)
+                object += ",\"alphaCutoff\":" + json_number(*cutoff);
+        } else if (alpha_mode == "BLEND" || (alpha_mode.empty() && base[3] < 1)) {
+            object += ",\"alphaMode\":\"BLEND\"";
+        }
+        if (number(material, "$mat.twosided").value_or(0) != 0) object += ",\"doubleSided\":true";
+        return build.doc.add(build.doc.materials, object);
+    }
+};
+
+Materials::Materials(Build& build) : state_(new State(build)) {}
+Materials::~Materials() {
+    delete state_;
+}
+
+uint32_t Materials::for_primitive(uint32_t material, uint32_t texcoord_sets) {
+    // Which of the material's textures the primitive can draw depends only on how many sets it has
+    // up to the largest set the material uses: materials differ only there.
+    uint32_t needed = 0;
+    const assbin::Material& source = state_->build.scene.materials[material];
+    for (const assbin::MaterialProperty& property : source.properties) {
+        if (property.key == "$tex.uvwsrc" && !property.integers().empty())
+            needed = std::max<uint32_t>(needed,
+                                        static_cast<uint32_t>(std::max(0, property.integers().front())) + 1);
+        if (property.key == "$tex.file") needed = std::max<uint32_t>(needed, 1);
+    }
+    const uint32_t sets = std::min(texcoord_sets, needed);
+    auto [at, fresh] = state_->material_of.emplace(std::pair{material, sets}, 0);
+    if (fresh) at->second = state_->write(material, sets);
+    return at->second;
+}
+
+void Materials::write_unused() {
+    std::set<uint32_t> used;
+    for (const auto& [key, index] : state_->material_of)
+        used.insert(key.first);
+    for (uint32_t m = 0; m < state_->build.scene.materials.size(); ++m)
+        if (!used.count(m)) for_primitive(m, assbin::kMaxUvChannels);
+}
+
+bool Materials::has_normal_map(uint32_t material) const {
+    const assbin::Material& source = state_->build.scene.materials[material];
+    return detail::texture_path(source, kNormals) || detail::texture_path(source, kNormalCamera);
+}
+
+} // namespace assbin::converter::gltf

@@ -1,0 +1,573 @@
+// Dump meshes as glTF meshes, in their own space: faces sorted into triangles (polygons ear-clipped
+// as for AEM), lines and points; every UV channel as TEXCOORD_n (v' = 1 - v, glTF's top-left
+// origin), every colour set as COLOR_n, normals made unit, MikkTSpace tangents in glTF's UV space
+// where the material has a normal map, the four heaviest bone weights per vertex summing to 1.
+// With options.optimize the triangles are welded (identical vertices over every attribute become
+// one) and put in vertex-cache, overdraw and fetch order by meshoptimizer, as AEM geometry is.
+// Cost: linear in the mesh's vertices and indices (ear clipping on its linear budget, MikkTSpace
+// and the orders as in AEM's stages).
+#include "gltf/gltf_convert.hpp"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace assbin::converter::gltf {
+
+namespace {
+
+using Vec2 = std::array<float, 2>;
+using Vec3 = std::array<float, 3>;
+using Vec4 = std::array<float, 4>;
+using Joints = std::array<uint16_t, 4>;
+
+bool finite(const Eigen::Vector3f& v) {
+    return v.allFinite();
+}
+
+// Per-vertex streams of one primitive; empty vectors are attributes it does not have.
+struct Streams {
+    std::vector<Vec3> positions, normals;
+    std::vector<Vec4> tangents;
+    std::vector<std::vector<Vec2>> uvs;
+    std::vector<std::vector<Vec4>> colors;
+    std::vector<Joints> joints;
+    std::vector<Vec4> weights;
+    std::vector<uint32_t> origin; // per vertex: the dump vertex it came from (not welded on)
+
+    size_t size() const { return positions.size(); }
+
+    // Appends a copy of vertex `v`.
+    void duplicate(size_t v) {
+        positions.push_back(positions[v]);
+        if (!normals.empty()) normals.push_back(normals[v]);
+        if (!tangents.empty()) tangents.push_back(tangents[v]);
+        for (auto& set : uvs)
+            set.push_back(set[v]);
+        for (auto& set : colors)
+            set.push_back(set[v]);
+        if (!joints.empty()) joints.push_back(joints[v]);
+        if (!weights.empty()) weights.push_back(weights[v]);
+        origin.push_back(origin[v]);
+    }
+
+    template <class F>
+    void for_each_stream(F&& f) {
+        f(positions);
+        f(normals);
+        f(tangents);
+        for (auto& set : uvs)
+            f(set);
+        for (auto& set : colors)
+            f(set);
+        f(joints);
+        f(weights);
+    }
+};
+
+// What one dump mesh offers per source vertex, sanitised for glTF's rules.
+struct SourceVertices {
+    std::vector<Vec3> positions;
+    std::vector<Vec3> normals;       // unit; empty without normals
+    std::vector<uint8_t> bad_normal; // per vertex: the dump's normal was zero or not finite
+    std::vector<std::vector<Vec2>> uvs;
+    std::vector<std::vector<Vec4>> colors;
+    std::vector<Joints> joints;
+    std::vector<Vec4> weights;
+};
+
+struct Tally {
+    size_t bad_normals = 0, non_finite_values = 0, clamped_colours = 0, lost_influences = 0, unweighted = 0;
+};
+
+// The skin of one mesh: joint slots for the bones that name exactly one node (a node named by two
+// bones is one joint: glTF joints are unique), and one slot for the placing node when a vertex has
+// no weight left.
+void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, Tally& tally) {
+    const assbin::Mesh& mesh = build.scene.meshes[m];
+    if (mesh.bones.empty()) return;
+    std::vector<int32_t> slot_of_bone(mesh.bones.size(), -1);
+    std::vector<std::string> unmatched;
+    for (uint32_t b = 0; b < mesh.bones.size(); ++b) {
+        const std::vector<uint32_t>& named = build.graph.nodes_named(mesh.bones[b].name);
+        if (named.size() != 1) {
+            unmatched.push_back(
+                detail::quote_name(mesh.bones[b].name) +
+                (named.empty() ? " (no node)" : " (" + std::to_string(named.size()) + " nodes)"));
+            continue;
+        }
+        const auto node = static_cast<int32_t>(named.front());
+        const auto found = std::find(out.joint_node.begin(), out.joint_node.end(), node);
+        if (found != out.joint_node.end()) {
+            slot_of_bone[b] = static_cast<int32_t>(found - out.joint_node.begin());
+            if (!mesh.bones[b].offset.isApprox(
+                    build.scene.meshes[m].bones[static_cast<size_t>(slot_of_bone[b])].offset)) {
+                build.report.warn(
+                    detail::mesh_label(m) + ": two bones bind node " +
+                    detail::quote_name(mesh.bones[b].name) +
+                    " with different offsets; glTF joints are unique, the first offset is kept");
+            }
+            continue;
+        }
+        slot_of_bone[b] = static_cast<int32_t>(out.joint_node.size());
+        out.joint_node.push_back(node);
+        out.inverse_bind.push_back(mesh.bones[b].offset.cast<double>());
+    }
+    if (!unmatched.empty()) {
+        std::string list;
+        for (size_t k = 0; k < unmatched.size() && k < 4; ++k)
+            list += (k ? ", " : "") + unmatched[k];
+        if (unmatched.size() > 4) list += ", ...";
+        build.report.warn(detail::mesh_label(m) + ": " +
+                          detail::count_of(unmatched.size(), "bone names", "bones name") +
+                          " no single node (" + list + "); their weights go to the vertices' other bones");
+    }
+    if (out.joint_node.empty()) return; // no bone to skin with: placed by its node like any mesh
+    out.skinned = true;
+    const size_t n = source.positions.size();
+    const detail::VertexWeights grouped = detail::group_weights(mesh, m, build.report);
+    source.joints.assign(n, Joints{0, 0, 0, 0});
+    source.weights.assign(n, Vec4{0, 0, 0, 0});
+    int32_t placing_slot = -1;
+    std::vector<Influence> influences;
+    for (uint32_t v = 0; v < n; ++v) {
+        influences.clear();
+        for (const detail::VertexWeights::Entry& entry : grouped.of(v))
+            influences.push_back({slot_of_bone[entry.slot], entry.weight});
+        const LimitedWeights limited = limit_influences(influences);
+        tally.lost_influences += limited.lost_influences;
+        if (limited.bones[0] < 0) {
+            if (placing_slot < 0) {
+                placing_slot = static_cast<int32_t>(out.joint_node.size());
+                out.joint_node.push_back(-1);
+            }
+            ++tally.unweighted;
+            source.joints[v] = {static_cast<uint16_t>(placing_slot), 0, 0, 0};
+            source.weights[v] = {1, 0, 0, 0};
+            continue;
+        }
+        for (int k = 0; k < 4; ++k) {
+            source.joints[v][k] = static_cast<uint16_t>(std::max(0, limited.bones[k]));
+            source.weights[v][k] = limited.weights[k];
+        }
+    }
+}
+
+SourceVertices read_source(Build& build, uint32_t m, Tally& tally) {
+    const assbin::Mesh& mesh = build.scene.meshes[m];
+    SourceVertices source;
+    const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
+    const size_t n = positions.size();
+    source.positions.resize(n);
+    for (size_t v = 0; v < n; ++v)
+        source.positions[v] = {positions[v].x(), positions[v].y(), positions[v].z()};
+    if (mesh.normals && mesh.normals->values.size() == n) {
+        source.normals.resize(n);
+        source.bad_normal.assign(n, 0);
+        for (size_t v = 0; v < n; ++v) {
+            const Eigen::Vector3d normal = mesh.normals->values[v].cast<double>();
+            const double length = normal.norm();
+            if (!std::isfinite(length) || length < 1e-20) {
+                source.bad_normal[v] = 1;
+                source.normals[v] = {0, 0, 1};
+                continue;
+            }
+            const Eigen::Vector3f unit = (normal / length).cast<float>();
+            source.normals[v] = {unit.x(), unit.y(), unit.z()};
+        }
+    }
+    const auto clean = [&](float value) {
+        if (std::isfinite(value)) return value;
+        ++tally.non_finite_values;
+        return 0.0f;
+    };
+    for (const assbin::UvChannel& channel : mesh.uv_channels) {
+        if (channel.values.size() != n) break; // channels are contiguous: a broken one ends them
+        std::vector<Vec2>& uvs = source.uvs.emplace_back(n);
+        for (size_t v = 0; v < n; ++v) {
+            const float u = clean(channel.values[v].x());
+            const float t = channel.component_count >= 2 ? clean(channel.values[v].y()) : 0.0f;
+            uvs[v] = {u, 1.0f - t};
+        }
+    }
+    for (const assbin::VertexStream<assbin::Color4>& set : mesh.color_sets) {
+        if (set.values.size() != n) break;
+        std::vector<Vec4>& colors = source.colors.emplace_back(n);
+        for (size_t v = 0; v < n; ++v) {
+            for (int c = 0; c < 4; ++c) {
+                const float value = clean(set.values[v][c]);
+                const float kept = std::clamp(value, 0.0f, 1.0f);
+                tally.clamped_colours += kept != value;
+                colors[v][static_cast<size_t>(c)] = kept;
+            }
+        }
+    }
+    return source;
+}
+
+struct Faces {
+    std::vector<uint32_t> triangles, lines, points; // source vertex indices
+};
+
+Faces sort_faces(Build& build, const assbin::Mesh& mesh, const SourceVertices& source) {
+    Faces faces;
+    const size_t n = source.positions.size();
+    faces.triangles.reserve(mesh.faces.indices.size());
+    std::vector<Eigen::Vector3f> corners;
+    uint64_t work_budget = (uint64_t{1} << 24) + 64 * uint64_t{mesh.faces.indices.size()};
+    const auto position = [&](uint32_t i) {
+        return Eigen::Vector3f(source.positions[i][0], source.positions[i][1], source.positions[i][2]);
+    };
+    if (mesh.faces.size() == 0) { // vertices without faces (a point cloud): drawn as points
+        for (uint32_t v = 0; v < n; ++v) {
+            if (finite(position(v))) faces.points.push_back(v);
+        }
+        return faces;
+    }
+    for (size_t f = 0; f < mesh.faces.size(); ++f) {
+        const std::span<const uint32_t> face = mesh.faces.face(f);
+        if (face.empty()) {
+            ++build.stats.empty_faces;
+            continue;
+        }
+        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return i >= n; })) {
+            ++build.stats.faces_out_of_range;
+            continue;
+        }
+        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return !finite(position(i)); })) {
+            ++build.stats.faces_non_finite;
+            continue;
+        }
+        if (face.size() == 1) {
+            faces.points.push_back(face[0]);
+        } else if (face.size() == 2) {
+            faces.lines.insert(faces.lines.end(), face.begin(), face.end());
+        } else if (face.size() == 3) {
+            faces.triangles.insert(faces.triangles.end(), face.begin(), face.end());
+        } else {
+            ++build.stats.polygons_triangulated;
+            corners.clear();
+            for (const uint32_t i : face)
+                corners.push_back(position(i));
+            for (const auto& triangle : triangulate_polygon(corners, &work_budget))
+                for (const uint32_t corner : triangle)
+                    faces.triangles.push_back(face[corner]);
+        }
+    }
+    return faces;
+}
+
+// The vertices `indices` use, in first-use order, with `indices` renumbered to them.
+// `bad`, when the source has bad normals, is set per gathered vertex.
+Streams gather(const SourceVertices& source, std::vector<uint32_t>& indices, bool with_normals,
+               std::vector<uint8_t>* bad) {
+    std::vector<uint32_t> local(source.positions.size(), UINT32_MAX);
+    std::vector<uint32_t> used;
+    for (uint32_t& index : indices) {
+        if (local[index] == UINT32_MAX) {
+            local[index] = static_cast<uint32_t>(used.size());
+            used.push_back(index);
+        }
+        index = local[index];
+    }
+    Streams out;
+    const auto pick = [&](const auto& from, auto& to) {
+        if (from.empty()) return;
+        to.resize(used.size());
+        for (size_t k = 0; k < used.size(); ++k)
+            to[k] = from[used[k]];
+    };
+    pick(source.positions, out.positions);
+    if (with_normals) pick(source.normals, out.normals);
+    out.uvs.resize(source.uvs.size());
+    for (size_t s = 0; s < source.uvs.size(); ++s)
+        pick(source.uvs[s], out.uvs[s]);
+    out.colors.resize(source.colors.size());
+    for (size_t s = 0; s < source.colors.size(); ++s)
+        pick(source.colors[s], out.colors[s]);
+    pick(source.joints, out.joints);
+    pick(source.weights, out.weights);
+    out.origin = used;
+    bad->clear();
+    if (with_normals &&
+        std::find(source.bad_normal.begin(), source.bad_normal.end(), uint8_t{1}) != source.bad_normal.end())
+        pick(source.bad_normal, *bad);
+    return out;
+}
+
+// A unit normal for the vertices whose dump normal was zero or not finite: the sum of the
+// area-weighted normals of the triangles using them (else +Z). Counted.
+void repair_normals(Streams& streams, const std::vector<uint32_t>& triangles, const std::vector<uint8_t>& bad,
+                    size_t& repaired) {
+    if (std::find(bad.begin(), bad.end(), uint8_t{1}) == bad.end()) return;
+    std::vector<Eigen::Vector3d> sums(streams.size(), Eigen::Vector3d::Zero());
+    const auto at = [&](uint32_t i) {
+        return Eigen::Vector3d(streams.positions[i][0], streams.positions[i][1], streams.positions[i][2]);
+    };
+    for (size_t t = 0; t + 2 < triangles.size(); t += 3) {
+        const Eigen::Vector3d normal =
+            (at(triangles[t + 1]) - at(triangles[t])).cross(at(triangles[t + 2]) - at(triangles[t]));
+        for (size_t k = 0; k < 3; ++k)
+            sums[triangles[t + k]] += normal;
+    }
+    for (size_t v = 0; v < streams.size(); ++v) {
+        if (!bad[v]) continue;
+        ++repaired;
+        const double length = sums[v].norm();
+        const Eigen::Vector3d unit = std::isfinite(length) && length > 0 ? Eigen::Vector3d(sums[v] / length)
+                                                                         : Eigen::Vector3d::UnitZ();
+        streams.normals[v] = {float(unit.x()), float(unit.y()), float(unit.z())};
+    }
+}
+
+// MikkTSpace frames (the same code as AEM's, output_tangents.cpp) over glTF's UV set 0; a vertex
+// whose corners fall in different MikkTSpace groups is split.
+void add_tangents(Streams& streams, std::vector<uint32_t>& triangles, size_t& split) {
+    std::vector<aem::Vertex> vertices(streams.size());
+    for (size_t v = 0; v < streams.size(); ++v) {
+        vertices[v].position = Eigen::Vector3f(streams.positions[v].data());
+        vertices[v].normal = Eigen::Vector3f(streams.normals[v].data());
+        vertices[v].uv = Eigen::Vector2f(streams.uvs[0][v][0], streams.uvs[0][v][1]);
+    }
+    const std::vector<uint8_t> wanted(vertices.size(), 1);
+    const std::vector<uint32_t> copies = detail::write_tangent_frames(vertices, triangles, wanted, true);
+    for (const uint32_t source : copies)
+        streams.duplicate(source);
+    split += copies.size();
+    streams.tangents.resize(vertices.size());
+    for (size_t v = 0; v < vertices.size(); ++v) {
+        const aem::Vertex& vertex = vertices[v];
+        Eigen::Vector3f tangent = vertex.tangent;
+        const float length = tangent.norm();
+        if (!std::isfinite(length) || length < 1e-6f) {
+            tangent = any_perpendicular(vertex.normal);
+        } else {
+            tangent /= length;
+        }
+        const float w = vertex.normal.cross(tangent).dot(vertex.bitangent) < 0 ? -1.0f : 1.0f;
+        streams.tangents[v] = {tangent.x(), tangent.y(), tangent.z(), w};
+    }
+}
+
+// Positions moved and scaled into the unit cube, for meshoptimizer's overdraw order (which works
+// in float on raw values, where huge coordinates would overflow).
+std::vector<float> unit_cube(const std::vector<Vec3>& positions) {
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
+    Eigen::Vector3d hi = -lo;
+    for (const Vec3& p : positions) {
+        for (int c = 0; c < 3; ++c) {
+            lo[c] = std::min(lo[c], double(p[static_cast<size_t>(c)]));
+            hi[c] = std::max(hi[c], double(p[static_cast<size_t>(c)]));
+        }
+    }
+    const double extent = std::max((hi - lo).maxCoeff(), 1e-30);
+    std::vector<float> out(positions.size() * 3);
+    for (size_t v = 0; v < positions.size(); ++v) {
+        for (size_t c = 0; c < 3; ++c)
+            out[3 * v + c] = float((double(positions[v][c]) - lo[static_cast<int>(c)]) / extent);
+    }
+    return out;
+}
+
+// Weld (identical vertices over every stream become one), then vertex-cache order (Forsyth, or
+// Tipsify where Forsyth would not stay linear), overdraw order and first-use vertex order.
+void optimize(Streams& streams, std::vector<uint32_t>& indices, ConvertStats& stats) {
+    std::vector<meshopt_Stream> described;
+    streams.for_each_stream([&](auto& stream) {
+        if (stream.empty()) return;
+        using Element = typename std::decay_t<decltype(stream)>::value_type;
+        described.push_back({stream.data(), sizeof(Element), sizeof(Element)});
+    });
+    const size_t count = streams.size();
+    stats.source_vertices_transformed +=
+        meshopt_analyzeVertexCache(indices.data(), indices.size(), count, detail::kCacheSize, 0, 0)
+            .vertices_transformed;
+    std::vector<uint32_t> remap(count);
+    const size_t welded = meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(),
+                                                           count, described.data(), described.size());
+    meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
+    const auto apply = [&](auto& stream, size_t new_count) {
+        if (stream.empty()) return;
+        using Element = typename std::decay_t<decltype(stream)>::value_type;
+        std::vector<Element> out(new_count);
+        meshopt_remapVertexBuffer(out.data(), stream.data(), stream.size(), sizeof(Element), remap.data());
+        stream.swap(out);
+    };
+    streams.for_each_stream([&](auto& stream) { apply(stream, welded); });
+    apply(streams.origin, welded); // one of the welded vertices' origins: they are equal in every attribute
+    std::vector<uint32_t> ordered(indices.size()), valence;
+    if (detail::forsyth_order_is_linear(indices, welded, valence)) {
+        meshopt_optimizeVertexCache(ordered.data(), indices.data(), indices.size(), welded);
+    } else {
+        meshopt_optimizeVertexCacheFifo(ordered.data(), indices.data(), indices.size(), welded,
+                                        detail::kCacheSize);
+        ++stats.meshes_ordered_linearly;
+    }
+    const std::vector<float> cube = unit_cube(streams.positions);
+    meshopt_optimizeOverdraw(indices.data(), ordered.data(), ordered.size(), cube.data(), welded,
+                             3 * sizeof(float), detail::kOverdrawThreshold);
+    remap.resize(welded);
+    const size_t used =
+        meshopt_optimizeVertexFetchRemap(remap.data(), indices.data(), indices.size(), welded);
+    meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
+    streams.for_each_stream([&](auto& stream) { apply(stream, used); });
+    apply(streams.origin, used);
+}
+
+// The accessors of one primitive; returns the primitive's JSON object.
+std::string write_primitive(Build& build, Streams& streams, const std::vector<uint32_t>& indices, int mode,
+                            uint32_t material) {
+    Document& doc = build.doc;
+    const auto floats = [](const auto& stream) {
+        return std::span<const float>(stream.front().data(), stream.size() * stream.front().size());
+    };
+    std::string attributes =
+        "\"POSITION\":" +
+        std::to_string(doc.add_accessor(floats(streams.positions), kFloat, "VEC3", 3, kArrayBuffer, true));
+    if (!streams.normals.empty())
+        attributes += ",\"NORMAL\":" + std::to_string(doc.add_accessor(floats(streams.normals), kFloat,
+                                                                       "VEC3", 3, kArrayBuffer));
+    if (!streams.tangents.empty())
+        attributes += ",\"TANGENT\":" + std::to_string(doc.add_accessor(floats(streams.tangents), kFloat,
+                                                                        "VEC4", 4, kArrayBuffer));
+    for (size_t s = 0; s < streams.uvs.size(); ++s)
+        attributes +=
+            ",\"TEXCOORD_" + std::to_string(s) +
+            "\":" + std::to_string(doc.add_accessor(floats(streams.uvs[s]), kFloat, "VEC2", 2, kArrayBuffer));
+    for (size_t s = 0; s < streams.colors.size(); ++s)
+        attributes +=
+            ",\"COLOR_" + std::to_string(s) + "\":" +
+            std::to_string(doc.add_accessor(floats(streams.colors[s]), kFloat, "VEC4", 4, kArrayBuffer));
+    if (!streams.joints.empty()) {
+        uint16_t largest = 0;
+        for (const Joints& j : streams.joints)
+            largest = std::max({largest, j[0], j[1], j[2], j[3]});
+        uint32_t accessor = 0;
+        if (largest < 256) {
+            std::vector<uint8_t> narrow(streams.joints.size() * 4);
+            for (size_t v = 0; v < streams.joints.size(); ++v)
+                for (size_t k = 0; k < 4; ++k)
+                    narrow[4 * v + k] = static_cast<uint8_t>(streams.joints[v][k]);
+            accessor =
+                doc.add_accessor(std::span<const uint8_t>(narrow), kUnsignedByte, "VEC4", 4, kArrayBuffer);
+        } else {
+            accessor = doc.add_accessor(
+                std::span<const uint16_t>(streams.joints.front().data(), streams.joints.size() * 4),
+                kUnsignedShort, "VEC4", 4, kArrayBuffer);
+        }
+        attributes +=
+            ",\"JOINTS_0\":" + std::to_string(accessor) + ",\"WEIGHTS_0\":" +
+            std::to_string(doc.add_accessor(floats(streams.weights), kFloat, "VEC4", 4, kArrayBuffer));
+    }
+    std::string primitive = "\"attributes\":{" + attributes + "}";
+    if (streams.size() < 65536) { // 65,535 is primitive restart: never an index here
+        std::vector<uint16_t> narrow(indices.begin(), indices.end());
+        primitive += ",\"indices\":" +
+                     std::to_string(doc.add_accessor(std::span<const uint16_t>(narrow), kUnsignedShort,
+                                                     "SCALAR", 1, kElementArrayBuffer));
+    } else {
+        primitive += ",\"indices\":" +
+                     std::to_string(doc.add_accessor(std::span<const uint32_t>(indices), kUnsignedInt,
+                                                     "SCALAR", 1, kElementArrayBuffer));
+    }
+    if (build.options.record_vertex_origins) build.origins.back().push_back(streams.origin);
+    primitive += ",\"material\":" + std::to_string(material);
+    if (mode != 4) primitive += ",\"mode\":" + std::to_string(mode);
+    return primitive;
+}
+
+} // namespace
+
+void write_meshes(Build& build) {
+    Materials materials(build);
+    Tally tally;
+    size_t split = 0;
+    build.meshes.assign(build.scene.meshes.size(), MeshOut{});
+    for (uint32_t m = 0; m < build.scene.meshes.size(); ++m) {
+        const assbin::Mesh& mesh = build.scene.meshes[m];
+        MeshOut& out = build.meshes[m];
+        if (!mesh.positions || mesh.positions->values.empty()) continue;
+        SourceVertices source = read_source(build, m, tally);
+        skin_mesh(build, m, source, out, tally);
+        Faces faces = sort_faces(build, mesh, source);
+        const uint32_t material = mesh.material_index; // checked by refuse_broken_references
+        std::vector<std::string> primitives;
+        if (build.options.record_vertex_origins) build.origins.emplace_back();
+        if (!faces.triangles.empty()) {
+            std::vector<uint8_t> bad;
+            Streams streams = gather(source, faces.triangles, true, &bad);
+            if (!bad.empty()) repair_normals(streams, faces.triangles, bad, tally.bad_normals);
+            build.stats.source_vertices += streams.size();
+            build.stats.triangles += faces.triangles.size() / 3;
+            if (!streams.normals.empty() && !streams.uvs.empty() && materials.has_normal_map(material))
+                add_tangents(streams, faces.triangles, split);
+            if (build.options.optimize) {
+                optimize(streams, faces.triangles, build.stats);
+            } else {
+                const size_t transformed =
+                    meshopt_analyzeVertexCache(faces.triangles.data(), faces.triangles.size(), streams.size(),
+                                               detail::kCacheSize, 0, 0)
+                        .vertices_transformed;
+                build.stats.source_vertices_transformed += transformed;
+            }
+            build.stats.vertices_transformed +=
+                meshopt_analyzeVertexCache(faces.triangles.data(), faces.triangles.size(), streams.size(),
+                                           detail::kCacheSize, 0, 0)
+                    .vertices_transformed;
+            build.stats.vertices += streams.size();
+            primitives.push_back(write_primitive(
+                build, streams, faces.triangles, 4,
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size()))));
+        }
+        for (auto [indices, mode] : {std::pair{&faces.lines, 1}, std::pair{&faces.points, 0}}) {
+            if (indices->empty()) continue;
+            std::vector<uint8_t> bad;
+            Streams streams = gather(source, *indices, !source.normals.empty(), &bad);
+            if (!bad.empty()) repair_normals(streams, {}, bad, tally.bad_normals);
+            build.stats.vertices += streams.size();
+            build.stats.source_vertices += streams.size();
+            (mode == 1 ? build.stats.lines : build.stats.points) += indices->size() / (mode == 1 ? 2 : 1);
+            primitives.push_back(write_primitive(
+                build, streams, *indices, mode,
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size()))));
+        }
+        if (primitives.empty()) {
+            ++build.stats.meshes_omitted;
+            if (build.options.record_vertex_origins) build.origins.pop_back();
+            continue;
+        }
+        std::string object = "\"primitives\":[";
+        for (size_t p = 0; p < primitives.size(); ++p)
+            object += (p ? ",{" : "{") + primitives[p] + "}";
+        object += "]";
+        out.mesh = static_cast<int32_t>(build.doc.add(build.doc.meshes, object));
+        build.mesh_sources.push_back(m);
+        ++build.stats.meshes;
+        build.stats.source_meshes += 1;
+    }
+    materials.write_unused();
+    build.stats.vertices_split_for_tangents = split;
+    build.stats.vertices_lost_influences = tally.lost_influences;
+    const auto say = [&](size_t count, const std::string& text) {
+        if (count > 0) build.report.warn(text);
+    };
+    say(tally.bad_normals, detail::count_of(tally.bad_normals, "normal", "normals") +
+                               " of zero length or not finite replaced by the normal of the triangles "
+                               "around the vertex (glTF normals are unit length)");
+    say(tally.non_finite_values,
+        detail::count_of(tally.non_finite_values, "UV or colour value", "UV or colour values") +
+            " not finite written as 0");
+    say(tally.clamped_colours,
+        detail::count_of(tally.clamped_colours, "vertex colour component", "vertex colour components") +
+            " outside 0..1 clamped (glTF colours are 0..1)");
+    say(tally.lost_influences, detail::count_of(tally.lost_influences, "vertex had", "vertices had") +
+                                   " more than four bone weights: the four largest are kept and renormalised "
+                                   "(glTF's JOINTS_0/WEIGHTS_0)");
+    say(tally.unweighted, detail::count_of(tally.unweighted, "skinned vertex has", "skinned vertices have") +
+                              " no bone weight: it follows the node that places its mesh");
+}
+
+} // namespace assbin::converter::gltf

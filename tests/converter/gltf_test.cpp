@@ -1,0 +1,289 @@
+// glTF out: every full fixture dump becomes a .glb that the tests' own reader finds holding what the
+// dump holds and posing as the Assimp-semantics oracle says; Khronos's validator passes every file
+// (when Node and `npm ci` in tests/gltf are there); a crafted scene checks the mapping rules one by
+// one (points and lines kept, UV v flipped, shear split into two nodes, skinned meshes at the root,
+// cameras and lights on their nodes); and `assbin convert` chooses the format by -o's extension or
+// --format, refuses an extension it does not write and AEM's options. The corpus holds every dump to
+// the same (tests/corpus/corpus_gltf.cpp).
+#include "gltf_checks.hpp"
+#include "support/dump_builder.hpp"
+#include "support/fixtures.hpp"
+#include "support/gltf_read.hpp"
+#include "support/skip.hpp"
+
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
+
+#include <boost/test/unit_test.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace assbin_test;
+using assbin::converter::ConvertOptions;
+using assbin::converter::OutputFormat;
+
+assbin::converter::ConvertResult to_glb(const assbin::Scene& scene) {
+    ConvertOptions options;
+    options.format = OutputFormat::Glb;
+    options.record_vertex_origins = true;
+    return assbin::converter::convert(scene, options);
+}
+
+std::vector<std::string> full_fixtures() {
+    std::vector<std::string> names;
+    for (const std::string& name : all_assbin_fixtures()) {
+        if (name.find("assimp-5.2.5/") != 0 || name.ends_with(".regress")) continue;
+        names.push_back(name);
+    }
+    return names;
+}
+
+bool said(const std::vector<std::string>& warnings, const std::string& text) {
+    return std::any_of(warnings.begin(), warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(gltf_out)
+
+BOOST_AUTO_TEST_CASE(every_fixture_holds_what_the_dump_holds_and_poses_as_assimp) {
+    size_t converted = 0, posed = 0;
+    for (const std::string& name : full_fixtures()) {
+        BOOST_TEST_CONTEXT(name) {
+            const assbin::Scene scene = assbin::read_scene(fixture_bytes(name));
+            assbin::converter::ConvertResult result;
+            try {
+                result = to_glb(scene);
+            } catch (const assbin::converter::ConvertError& error) {
+                // Refused only where AEM refuses too, in the same words.
+                std::string aem_words;
+                try {
+                    assbin::converter::convert(scene);
+                } catch (const assbin::converter::ConvertError& aem_error) {
+                    aem_words = aem_error.what();
+                }
+                BOOST_TEST(aem_words == error.what());
+                continue;
+            }
+            ++converted;
+            const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+            BOOST_TEST(gltf_counts_differ(scene, result, doc) == "");
+            if (result.stats.bones > 0 || result.stats.animations > 0) {
+                BOOST_TEST(gltf_pose_differs(scene, result, doc) == "");
+                ++posed;
+            }
+        }
+    }
+    BOOST_TEST(converted >= 20u);
+    BOOST_TEST(posed >= 5u); // skinned and animated fixtures: the pose check is not vacuous
+}
+
+// A skinned mesh hangs from the scene root without a transform of its own (glTF ignores it), its
+// joints are its bones' nodes and its inverse bind matrices their offsets.
+BOOST_AUTO_TEST_CASE(a_skinned_mesh_is_a_root_node_with_its_bones_as_joints) {
+    const assbin::Scene scene =
+        assbin::read_scene(fixture_bytes("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));
+    const auto result = to_glb(scene);
+    const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+    const nlohmann::json& j = doc.json();
+    BOOST_TEST_REQUIRE(j["skins"].size() == 1u);
+    bool found = false;
+    for (const size_t root : j["scenes"][0]["nodes"].get<std::vector<size_t>>()) {
+        const nlohmann::json& node = j["nodes"][root];
+        if (!node.contains("skin")) continue;
+        found = true;
+        BOOST_TEST(!node.contains("translation"));
+        BOOST_TEST(!node.contains("rotation"));
+        BOOST_TEST(!node.contains("scale"));
+        BOOST_TEST(!node.contains("matrix"));
+    }
+    BOOST_TEST(found);
+    BOOST_TEST(j["skins"][0]["joints"].size() == 2u);
+    BOOST_TEST(j["animations"].size() == 1u);
+}
+
+// Points and lines stay (as POINTS and LINES primitives), quads become two triangles, every UV and
+// colour set is kept with v' = 1 - v, a sheared node becomes two nodes whose product is its matrix,
+// a camera and a light hang from the nodes named after them.
+BOOST_AUTO_TEST_CASE(the_mapping_rules_on_a_crafted_scene) {
+    SceneSpec spec;
+    MeshSpec mesh;
+    mesh.positions = std::vector<F3>{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {2, 0, 0}, {3, 0, 0}};
+    mesh.normals = std::vector<F3>{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 2}, {0, 0, 1}};
+    mesh.uvs.push_back({2, {{0, 0.25f, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 0}, {0, 0, 0}}});
+    mesh.uvs.push_back({2, {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}});
+    mesh.colors.push_back(
+        {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}, {2, 0, 0, 1}, {0, 0, 0, 1}});
+    mesh.faces = {{0, 1, 2, 3}, {4, 5}, {5}};
+    spec.meshes.push_back(mesh);
+    NodeSpec sheared = make_node("sheared", {0});
+    sheared.transform = {1, 0.5f, 0, 3, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; // shear x by y, move x by 3
+    spec.root = make_node("root", {}, {sheared, make_node("eye"), make_node("lamp")});
+    spec.materials.push_back({{prop_string("?mat.name", "m")}, std::nullopt});
+    spec.cameras.push_back({"eye", {0, 0, 5}, {0, 0, -1}, {0, 1, 0}, 1.0f, 0.1f, 100.0f, 2.0f});
+    LightSpec light;
+    light.name = "lamp";
+    light.type = 2;
+    light.att_quadratic = 1;
+    light.diffuse = {2, 1, 0};
+    spec.lights.push_back(light);
+    const assbin::Scene scene = assbin::read_scene(build_dump(spec, WriterProfile::p5()).bytes);
+    const auto result = to_glb(scene);
+    const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+    const nlohmann::json& j = doc.json();
+    BOOST_TEST(gltf_counts_differ(scene, result, doc) == "");
+    BOOST_TEST(result.stats.triangles == 2u);
+    BOOST_TEST(result.stats.lines == 1u);
+    BOOST_TEST(result.stats.points == 1u);
+    const nlohmann::json& primitives = j["meshes"][0]["primitives"];
+    BOOST_TEST_REQUIRE(primitives.size() == 3u);
+    BOOST_TEST(primitives[1]["mode"].get<int>() == 1);
+    BOOST_TEST(primitives[2]["mode"].get<int>() == 0);
+    for (const std::string attribute : {"TEXCOORD_0", "TEXCOORD_1", "COLOR_0", "NORMAL"})
+        BOOST_TEST(primitives[0]["attributes"].contains(attribute), attribute);
+    // v' = 1 - v: the dump's (0, 0.25) is (0, 0.75), and every UV is in 0..1 here.
+    const std::vector<double> uvs = doc.accessor(primitives[0]["attributes"]["TEXCOORD_0"].get<size_t>());
+    const std::vector<double> positions = doc.accessor(primitives[0]["attributes"]["POSITION"].get<size_t>());
+    bool origin_seen = false;
+    for (size_t v = 0; v < uvs.size() / 2; ++v) {
+        if (positions[3 * v] == 0 && positions[3 * v + 1] == 0) {
+            origin_seen = true;
+            BOOST_TEST(uvs[2 * v + 1] == 0.75);
+        }
+    }
+    BOOST_TEST(origin_seen);
+    // Colours are clamped to 0..1 and the normal (0, 0, 2) made unit, each said.
+    BOOST_TEST(said(result.warnings, "1 vertex colour component outside 0..1 clamped"));
+    // The sheared node: two nodes whose product is the matrix.
+    const auto pose = doc.pose(std::nullopt, 0);
+    bool shear_checked = false;
+    for (size_t n = 0; n < j["nodes"].size(); ++n) {
+        if (j["nodes"][n].value("name", "") != "sheared" || !j["nodes"][n].contains("mesh")) continue;
+        Eigen::Matrix4d want = Eigen::Matrix4d::Identity();
+        want(0, 1) = 0.5;
+        want(0, 3) = 3;
+        BOOST_TEST((pose.globals[n] - want).cwiseAbs().maxCoeff() < 1e-6);
+        shear_checked = true;
+    }
+    BOOST_TEST(shear_checked);
+    // The camera: yfov from the horizontal field of view and aspect; the light: colour / intensity.
+    BOOST_TEST_REQUIRE(j["cameras"].size() == 1u);
+    BOOST_TEST(std::abs(j["cameras"][0]["perspective"]["yfov"].get<double>() -
+                        2 * std::atan(std::tan(0.5) / 2)) < 1e-6);
+    const nlohmann::json& lights = j["extensions"]["KHR_lights_punctual"]["lights"];
+    BOOST_TEST_REQUIRE(lights.size() == 1u);
+    BOOST_TEST(lights[0]["intensity"].get<double>() == 2.0);
+    BOOST_TEST(lights[0]["color"][1].get<double>() == 0.5);
+    const auto used = j["extensionsUsed"].get<std::vector<std::string>>();
+    BOOST_TEST((std::find(used.begin(), used.end(), "KHR_lights_punctual") != used.end()));
+}
+
+// Khronos's glTF-Validator reports no error and no warning on any fixture, as .glb and as .gltf.
+BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
+    const std::filesystem::path script = std::filesystem::path(ASSBIN_GLTF_DIR) / "validate.js";
+    if (!std::filesystem::exists(std::filesystem::path(ASSBIN_GLTF_DIR) /
+                                 "node_modules/gltf-validator/package.json"))
+        skip_check("Khronos's glTF-Validator needs `npm ci` in tests/gltf");
+    if (std::system("node --version > /dev/null 2>&1") != 0)
+        skip_check("Khronos's glTF-Validator needs node");
+    const TempDir temp;
+    std::string command = "node '" + script.string() + "'";
+    size_t files = 0;
+    for (const std::string& name : full_fixtures()) {
+        const assbin::Scene scene = assbin::read_scene(fixture_bytes(name));
+        for (const OutputFormat format : {OutputFormat::Glb, OutputFormat::Gltf}) {
+            ConvertOptions options;
+            options.format = format;
+            options.texture_stem = "f" + std::to_string(files);
+            options.source_folder = fixture_path(name).parent_path();
+            try {
+                const auto result = assbin::converter::convert(scene, options);
+                const auto path =
+                    temp.path() / (options.texture_stem + assbin::converter::format_extension(format));
+                assbin::converter::write_output(result, path);
+                command += " '" + path.string() + "'";
+                ++files;
+            } catch (const assbin::converter::ConvertError&) {
+            }
+        }
+    }
+    FILE* pipe = popen(command.c_str(), "r");
+    BOOST_TEST_REQUIRE(pipe != nullptr);
+    std::string output;
+    char buffer[4096];
+    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+        output.append(buffer, n);
+    BOOST_TEST(pclose(pipe) == 0);
+    std::istringstream lines(output);
+    size_t reports = 0;
+    for (std::string line; std::getline(lines, line);) {
+        const nlohmann::json report = nlohmann::json::parse(line);
+        ++reports;
+        BOOST_TEST_CONTEXT(report.dump()) {
+            BOOST_TEST(!report.contains("failure"));
+            BOOST_TEST(report.value("errors", 1) == 0);
+            BOOST_TEST(report.value("warnings", 1) == 0);
+        }
+    }
+    BOOST_TEST(reports == files);
+    BOOST_TEST(files >= 40u);
+}
+
+BOOST_AUTO_TEST_CASE(the_output_name_chooses_the_format) {
+    const TempDir temp;
+    const std::string skin =
+        fixture_path("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin").string();
+    const auto glb = run_cli({"convert", skin, "-o", (temp.path() / "a.glb").string()});
+    BOOST_TEST(glb.exit_code == 0, glb.err);
+    std::ifstream in(temp.path() / "a.glb", std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    BOOST_TEST(std::string(magic, 4) == "glTF");
+    BOOST_TEST(glb.out.find("2 bones, 1 animation") != std::string::npos, glb.out);
+    const auto gltf =
+        run_cli({"convert", skin, "--out-dir", (temp.path() / "t").string(), "--format", "gltf"});
+    BOOST_TEST(gltf.exit_code == 0, gltf.err);
+    BOOST_TEST(std::filesystem::exists(temp.path() / "t/glTF2__simple_skin__simple_skin.gltf.gltf"));
+    BOOST_TEST(std::filesystem::exists(temp.path() / "t/glTF2__simple_skin__simple_skin.gltf.bin"));
+    // An extension convert does not write is refused, as is a --format that contradicts -o.
+    const auto unknown = run_cli({"convert", skin, "-o", (temp.path() / "a.obj").string()});
+    BOOST_TEST(unknown.exit_code == 2);
+    BOOST_TEST(
+        unknown.err.find("the extension .obj names no format convert writes; use .aem, .glb or .gltf") !=
+            std::string::npos,
+        unknown.err);
+    BOOST_TEST(!std::filesystem::exists(temp.path() / "a.obj"));
+    const auto contradiction =
+        run_cli({"convert", skin, "-o", (temp.path() / "b.glb").string(), "--format", "aem"});
+    BOOST_TEST(contradiction.err.find("is a glb file, but --format says aem") != std::string::npos,
+               contradiction.err);
+    // AEM's options are refused for glTF, naming why.
+    const auto idle = run_cli({"convert", skin, "-o", (temp.path() / "c.glb").string(), "--uv-channel", "1"});
+    BOOST_TEST(idle.exit_code == 2);
+    BOOST_TEST(idle.err.find("--uv-channel is an AEM option; glTF keeps every UV channel") !=
+                   std::string::npos,
+               idle.err);
+    // --skip-existing and --json hold for glTF too.
+    const auto again = run_cli({"convert", skin, "-o", (temp.path() / "d.glb").string(), "--skip-existing"});
+    BOOST_TEST(again.exit_code == 0);
+    const auto skipped =
+        run_cli({"convert", skin, "-o", (temp.path() / "d.glb").string(), "--skip-existing", "--json"});
+    const nlohmann::json report = nlohmann::json::parse(skipped.out);
+    BOOST_TEST(report["files"][0]["status"].get<std::string>() == "up to date");
+    const auto as_aem = run_cli({"convert", skin, "-o", (temp.path() / "d.glb").string(), "--skip-existing",
+                                 "--json", "--no-optimize"});
+    const nlohmann::json converted = nlohmann::json::parse(as_aem.out);
+    BOOST_TEST(converted["files"][0]["status"].get<std::string>() == "converted"); // other options: again
+    BOOST_TEST(converted["files"][0]["format"].get<std::string>() == "glb");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
