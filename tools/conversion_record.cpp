@@ -111,7 +111,8 @@ std::string options_key(const converter::ConvertOptions& o) {
          << (o.compress_textures ? "bc5+bc7" : "none") << '|' << o.keep_embedded_bytes;
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
-    if (o.format != converter::OutputFormat::Aem) text << "|format=" << converter::format_name(o.format);
+    if (o.format != converter::OutputFormat::Aem)
+        text << "|format=" << converter::format_name(o.format) << "|quantize=" << o.quantize;
     const std::string key = text.str();
     return hex64(XXH3_64bits(key.data(), key.size()));
 }

@@ -150,3 +150,7 @@ def test_gltf_out_by_extension_or_format(tmp_path):
         assbin.convert(skin, format="gltf")
     with pytest.raises(ValueError, match="uv_channel: AEM options"):
         assbin.convert(skin, format="glb", uv_channel=1)
+    small = assbin.convert(skin, format="glb", quantize=True).data
+    assert b"KHR_mesh_quantization" in small and small != data
+    with pytest.raises(ValueError, match="quantize is a glTF option"):
+        assbin.convert(skin, quantize=True)

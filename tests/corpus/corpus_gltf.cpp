@@ -98,7 +98,7 @@ std::vector<std::string> validate(const std::string& node, const std::string& sc
 int main(int argc, char** argv) {
     fs::path folder, expected_failures;
     std::string node, script;
-    bool poses = true;
+    bool poses = true, quantize = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--expect-failures" && i + 1 < argc) {
@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
             node = argv[++i];
         } else if (arg == "--validator" && i + 1 < argc) {
             script = argv[++i];
+        } else if (arg == "--quantize") {
+            quantize = true;
         } else if (arg == "--no-poses") {
             poses = false;
         } else if (folder.empty() && arg[0] != '-') {
@@ -117,8 +119,9 @@ int main(int argc, char** argv) {
         }
     }
     if (folder.empty() || !fs::is_directory(folder) || node.empty() != script.empty()) {
-        std::fprintf(stderr, "usage: corpus_gltf [--node NODE --validator validate.js] [--no-poses] "
-                             "[--expect-failures LIST] CORPUS_FOLDER\n");
+        std::fprintf(stderr,
+                     "usage: corpus_gltf [--node NODE --validator validate.js] [--quantize] [--no-poses] "
+                     "[--expect-failures LIST] CORPUS_FOLDER\n");
         return 2;
     }
     const std::set<std::string> unreadable = assbin_test::read_expected_failures(expected_failures);
@@ -140,6 +143,7 @@ int main(int argc, char** argv) {
         if (scene.is_shortened()) continue;
         ConvertOptions options;
         options.format = OutputFormat::Glb;
+        options.quantize = quantize;
         options.record_vertex_origins = true;
         options.source_folder = file.parent_path();
         try {

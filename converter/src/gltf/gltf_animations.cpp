@@ -3,13 +3,15 @@
 // interpolation, so STEP never arises), times in seconds by the same ticks-per-second rules as AEM.
 // glTF needs strictly increasing times from 0: keys are sorted, a run of keys at one time becomes
 // the run's first key one float step early and its last key at the time (what the Assimp viewer
-// shows, as in AEM), and keys before 0 give way to one key at 0 holding the value there.
+// shows, as in AEM), and keys before 0 give way to one key at 0 holding the value there. Keys between
+// two equal neighbours are left out and tracks with the same times share their input: no pose changes.
 // Cost: linear in the keys (a sort only where a track is out of order).
 #include "gltf/gltf_convert.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace assbin::converter::gltf {
 
@@ -89,6 +91,28 @@ void timeline(std::vector<Timed>& keys, double tps, bool rotation, std::vector<f
     }
 }
 
+// Keys that change nothing: one whose value equals both neighbours' (LINEAR interpolation between
+// equal values is that value, so the pose is the same at every time), kept at the ends. Linear in
+// the keys.
+void drop_flat_keys(std::vector<float>& times, std::vector<float>& values, size_t width) {
+    const auto same = [&](size_t a, size_t b) {
+        return std::equal(values.begin() + static_cast<std::ptrdiff_t>(a * width),
+                          values.begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
+                          values.begin() + static_cast<std::ptrdiff_t>(b * width));
+    };
+    size_t kept = 0;
+    for (size_t k = 0; k < times.size(); ++k) {
+        const bool flat = k > 0 && k + 1 < times.size() && same(kept - 1, k) && same(k, k + 1);
+        if (flat) continue;
+        times[kept] = times[k];
+        std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(k * width), width,
+                    values.begin() + static_cast<std::ptrdiff_t>(kept * width));
+        ++kept;
+    }
+    times.resize(kept);
+    values.resize(kept * width);
+}
+
 std::vector<Timed> vector_keys(const assbin::KeyTrack<assbin::Vec3>& track, Tally& tally) {
     std::vector<Timed> keys;
     keys.reserve(track.keys.size());
@@ -120,6 +144,7 @@ std::vector<Timed> rotation_keys(const assbin::KeyTrack<assbin::Quaternion>& tra
 
 void write_animations(Build& build) {
     Tally tally;
+    std::map<std::vector<float>, uint32_t> inputs; // key times -> their accessor
     size_t empty = 0, behaviours = 0;
     for (size_t a = 0; a < build.scene.animations.size(); ++a) {
         const assbin::Animation& animation = build.scene.animations[a];
@@ -131,7 +156,9 @@ void write_animations(Build& build) {
         std::vector<std::pair<uint32_t, int32_t>> driven(build.channels.channel_of_node[a].begin(),
                                                          build.channels.channel_of_node[a].end());
         std::sort(driven.begin(), driven.end());
-        for (const auto& [node, c] : driven) {
+        for (const auto& entry : driven) {
+            const uint32_t node = entry.first; // named, not bound: lambdas below capture it
+            const int32_t c = entry.second;
             const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
             behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
                            channel.post_state == 3);
@@ -139,8 +166,14 @@ void write_animations(Build& build) {
                 std::vector<float> times, values;
                 timeline(keys, tps, rotation, times, values, tally);
                 if (times.empty()) return;
-                const uint32_t input = build.doc.add_accessor(std::span<const float>(times), kFloat, "SCALAR",
-                                                              1, kNoTarget, true);
+                drop_flat_keys(times, values, rotation ? 4 : 3);
+                // Tracks keyed at the same times (translation, rotation and scale of one channel,
+                // often every channel of an animation) share one input accessor.
+                auto [shared, fresh] = inputs.emplace(times, 0);
+                if (fresh)
+                    shared->second = build.doc.add_accessor(std::span<const float>(times), kFloat, "SCALAR",
+                                                            1, kNoTarget, true);
+                const uint32_t input = shared->second;
                 const uint32_t output =
                     build.doc.add_accessor(std::span<const float>(values), kFloat, rotation ? "VEC4" : "VEC3",
                                            rotation ? 4 : 3, kNoTarget);

@@ -82,14 +82,20 @@ void place_meshes(Build& build, uint32_t n, size_t& joints_total) {
     for (const uint32_t m : source.meshes) {
         const MeshOut& out = build.meshes[m];
         if (out.mesh < 0) continue;
+        // Quantized positions are dequantized by the transform of the node holding the mesh.
+        Eigen::Matrix4d dequantize = Eigen::Matrix4d::Identity();
+        dequantize.topLeftCorner<3, 3>() *= out.dequantize_scale;
+        dequantize.topRightCorner<3, 1>() = out.dequantize_offset;
+        const bool quantized = !dequantize.isIdentity(0);
         if (!out.skinned) {
-            if (unskinned == 1) {
+            if (unskinned == 1 && !quantized) {
                 build.nodes[content].mesh = out.mesh;
             } else {
                 Node child;
                 child.name = source.name;
                 child.source = n;
                 child.mesh = out.mesh;
+                set_transform(child, dequantize);
                 build.add_node(std::move(child), content);
             }
             continue;
@@ -106,6 +112,8 @@ void place_meshes(Build& build, uint32_t n, size_t& joints_total) {
             Eigen::Matrix4f matrix = joint < 0
                                          ? Eigen::Matrix4f(build.graph.global[n].inverse().cast<float>())
                                          : Eigen::Matrix4f(out.inverse_bind[with_node++].cast<float>());
+            if (quantized)
+                matrix = (matrix.cast<double>() * dequantize).cast<float>(); // folded into the skin
             matrix.row(3) << 0, 0, 0, 1; // affine, as glTF requires exactly (a dump's can be 1 + 1e-7)
             inverse_binds.insert(inverse_binds.end(), matrix.data(), matrix.data() + 16);
         }
@@ -213,6 +221,7 @@ void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& opt
                     " transform has shear, which translation, rotation and scale cannot hold; its rest "
                     "pose is approximated");
     }
+    if (options.quantize) build.doc.use_extension("KHR_mesh_quantization", true);
     write_meshes(build);
     // Refused in AEM's words when no node places a mesh with something to draw (glTF keeps lines
     // and points, so a scene of those alone is converted).

@@ -27,6 +27,10 @@ struct MeshOut {
     std::vector<int32_t> joint_node; // per joint slot: the dump node, or -1 for the node placing the mesh
                                      // (vertices no bone weighs stay where that node puts them)
     std::vector<Eigen::Matrix4d> inverse_bind; // per joint slot with a node (the bone's offset)
+    // options.quantize: positions are stored as integers q, the mesh's vertex is offset + scale · q;
+    // identity otherwise. Applied by the node holding the mesh (or folded into a skin's matrices).
+    Eigen::Vector3d dequantize_offset = Eigen::Vector3d::Zero();
+    double dequantize_scale = 1;
 };
 
 // A glTF node before it is written (children are known only once every node is made).

@@ -107,12 +107,13 @@ std::string uri_of_file_name(std::string_view name) {
     return out;
 }
 
-uint32_t Document::add_view(std::span<const std::byte> bytes, ViewTarget target) {
+uint32_t Document::add_view(std::span<const std::byte> bytes, ViewTarget target, uint32_t stride) {
     bin_.resize((bin_.size() + 3) & ~size_t{3}, std::byte{0});
     const size_t offset = bin_.size();
     bin_.insert(bin_.end(), bytes.begin(), bytes.end());
     std::string view = "\"buffer\":0,\"byteOffset\":" + std::to_string(offset) +
                        ",\"byteLength\":" + std::to_string(bytes.size());
+    if (stride != 0) view += ",\"byteStride\":" + std::to_string(stride);
     if (target != kNoTarget) view += ",\"target\":" + std::to_string(target);
     views_.push_back(std::move(view));
     return static_cast<uint32_t>(views_.size() - 1);

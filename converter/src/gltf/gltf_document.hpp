@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ namespace assbin::converter::gltf {
 
 // glTF's componentType and bufferView target numbers.
 enum ComponentType : uint32_t {
+    kByte = 5120,
     kUnsignedByte = 5121,
     kUnsignedShort = 5123,
     kUnsignedInt = 5125,
@@ -47,8 +49,27 @@ std::string uri_of_file_name(std::string_view name);
 
 class Document {
   public:
-    // Appends `bytes` as a view of its own (4-byte aligned); returns the view's index.
-    uint32_t add_view(std::span<const std::byte> bytes, ViewTarget target);
+    // Appends `bytes` as a view of its own (4-byte aligned; `stride` written when not 0); returns the
+    // view's index.
+    uint32_t add_view(std::span<const std::byte> bytes, ViewTarget target, uint32_t stride = 0);
+
+    // Vertex attribute `values` (`components` per element) whose elements are not a multiple of 4
+    // bytes (three shorts, three bytes: quantized attributes): each padded to the next multiple of 4,
+    // the view given that stride, as glTF's vertex attribute alignment asks.
+    template <class T>
+    uint32_t add_padded_accessor(std::span<const T> values, ComponentType component, const char* type,
+                                 uint32_t components, bool bounds, bool normalized) {
+        const size_t element = components * sizeof(T), stride = (element + 3) & ~size_t{3};
+        if (stride == element)
+            return add_accessor(values, component, type, components, kArrayBuffer, bounds, normalized);
+        const size_t count = values.size() / components;
+        std::vector<std::byte> padded(count * stride, std::byte{0});
+        for (size_t e = 0; e < count; ++e)
+            std::memcpy(padded.data() + e * stride, values.data() + e * components, element);
+        const uint32_t view = add_view(padded, kArrayBuffer, static_cast<uint32_t>(stride));
+        return add_accessor_on(view, component, count, type, normalized,
+                               bounds ? bounds_of(values, components) : "");
+    }
 
     // A view holding `values` and an accessor over all of it. `type` is "SCALAR", "VEC2", ...;
     // `components` the values per element. With `bounds`, min and max are written (computed from
@@ -86,7 +107,7 @@ class Document {
     std::vector<std::byte> glb() const;
     const std::vector<std::byte>& binary() const { return bin_; }
 
-  private:
+    // ",\"min\":[...],\"max\":[...]" of `values` as stored.
     template <class T>
     static std::string bounds_of(std::span<const T> values, uint32_t components) {
         std::vector<double> lo(components, 0), hi(components, 0);
@@ -104,6 +125,8 @@ class Document {
             out += (c ? "," : "") + number_of<T>(hi[c]);
         return out + "]";
     }
+
+  private:
     template <class T>
     static std::string number_of(double v) {
         if constexpr (std::is_floating_point_v<T>)

@@ -418,30 +418,138 @@ void optimize(Streams& streams, std::vector<uint32_t>& indices, ConvertStats& st
 }
 
 // The accessors of one primitive; returns the primitive's JSON object.
+// The grid positions are quantized on: the mesh's bounding box (finite positions), one step for
+// every axis (a uniform scale keeps normals and skins right), 2^14 - 1 steps across its longest side.
+void set_dequantization(const SourceVertices& source, MeshOut& out) {
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max()), hi = -lo;
+    for (const Vec3& p : source.positions) {
+        const Eigen::Vector3d v(p[0], p[1], p[2]);
+        if (!v.allFinite()) continue;
+        lo = lo.cwiseMin(v);
+        hi = hi.cwiseMax(v);
+    }
+    if (!(lo.array() <= hi.array()).all()) return;
+    const double extent = (hi - lo).maxCoeff();
+    out.dequantize_offset = lo;
+    out.dequantize_scale = extent > 0 ? extent / ((1 << 14) - 1) : 1.0;
+}
+
+// KHR_mesh_quantization's forms (gltfpack's bit counts): each returns the attribute's accessor.
+template <size_t N>
+std::vector<int8_t> signed_bytes(const std::vector<std::array<float, N>>& values) {
+    std::vector<int8_t> out(values.size() * N);
+    for (size_t e = 0; e < values.size(); ++e)
+        for (size_t c = 0; c < N; ++c)
+            out[e * N + c] = static_cast<int8_t>(std::lround(std::clamp(values[e][c], -1.0f, 1.0f) * 127.0f));
+    return out;
+}
+
+uint32_t quantized_positions(Document& doc, const std::vector<Vec3>& positions, const MeshOut& mesh) {
+    std::vector<uint16_t> q(positions.size() * 3);
+    for (size_t v = 0; v < positions.size(); ++v)
+        for (size_t c = 0; c < 3; ++c) {
+            const double value =
+                (positions[v][c] - mesh.dequantize_offset[static_cast<int>(c)]) / mesh.dequantize_scale;
+            q[3 * v + c] = static_cast<uint16_t>(std::clamp<long>(std::lround(value), 0, (1 << 14) - 1));
+        }
+    return doc.add_padded_accessor(std::span<const uint16_t>(q), kUnsignedShort, "VEC3", 3, true, false);
+}
+
+// UVs within 0..1 as 12-bit values in normalized shorts; nullopt (kept as floats) when some lie outside.
+std::optional<uint32_t> quantized_uvs(Document& doc, const std::vector<Vec2>& uvs) {
+    std::vector<uint16_t> q(uvs.size() * 2);
+    for (size_t v = 0; v < uvs.size(); ++v)
+        for (size_t c = 0; c < 2; ++c) {
+            const float u = uvs[v][c];
+            if (!(u >= 0.0f && u <= 1.0f)) return std::nullopt;
+            q[2 * v + c] = static_cast<uint16_t>(std::lround(std::lround(u * 4095.0) / 4095.0 * 65535.0));
+        }
+    return doc.add_accessor(std::span<const uint16_t>(q), kUnsignedShort, "VEC2", 2, kArrayBuffer, false,
+                            true);
+}
+
+// Weights as normalized 16-bit values that still sum to exactly 65,535 (the rounding's remainder on
+// the largest; 8 bits, gltfpack's choice, moves skinned vertices by up to 1e-3 of a model's size).
+// A joint whose weight rounds to 0 is set to joint 0 (the validator asks for no joint without weight).
+uint32_t quantized_weights(Document& doc, const std::vector<Vec4>& weights, std::vector<Joints>& joints) {
+    std::vector<uint16_t> q(weights.size() * 4);
+    for (size_t v = 0; v < weights.size(); ++v) {
+        long sum = 0;
+        size_t largest = 0;
+        for (size_t k = 0; k < 4; ++k) {
+            q[4 * v + k] =
+                static_cast<uint16_t>(std::lround(std::clamp(weights[v][k], 0.0f, 1.0f) * 65535.0f));
+            sum += q[4 * v + k];
+            if (weights[v][k] > weights[v][largest]) largest = k;
+        }
+        q[4 * v + largest] = static_cast<uint16_t>(q[4 * v + largest] + 65535 - sum);
+        for (size_t k = 0; k < 4; ++k)
+            if (q[4 * v + k] == 0) joints[v][k] = 0;
+    }
+    return doc.add_accessor(std::span<const uint16_t>(q), kUnsignedShort, "VEC4", 4, kArrayBuffer, false,
+                            true);
+}
+
 std::string write_primitive(Build& build, Streams& streams, const std::vector<uint32_t>& indices, int mode,
-                            uint32_t material) {
+                            uint32_t material, const MeshOut& mesh) {
     Document& doc = build.doc;
+    const bool quantize = build.options.quantize;
     const auto floats = [](const auto& stream) {
         return std::span<const float>(stream.front().data(), stream.size() * stream.front().size());
     };
     std::string attributes =
-        "\"POSITION\":" +
-        std::to_string(doc.add_accessor(floats(streams.positions), kFloat, "VEC3", 3, kArrayBuffer, true));
-    if (!streams.normals.empty())
-        attributes += ",\"NORMAL\":" + std::to_string(doc.add_accessor(floats(streams.normals), kFloat,
-                                                                       "VEC3", 3, kArrayBuffer));
-    if (!streams.tangents.empty())
-        attributes += ",\"TANGENT\":" + std::to_string(doc.add_accessor(floats(streams.tangents), kFloat,
-                                                                        "VEC4", 4, kArrayBuffer));
-    for (size_t s = 0; s < streams.uvs.size(); ++s)
-        attributes +=
-            ",\"TEXCOORD_" + std::to_string(s) +
-            "\":" + std::to_string(doc.add_accessor(floats(streams.uvs[s]), kFloat, "VEC2", 2, kArrayBuffer));
-    for (size_t s = 0; s < streams.colors.size(); ++s)
-        attributes +=
-            ",\"COLOR_" + std::to_string(s) + "\":" +
-            std::to_string(doc.add_accessor(floats(streams.colors[s]), kFloat, "VEC4", 4, kArrayBuffer));
+        "\"POSITION\":" + std::to_string(quantize ? quantized_positions(doc, streams.positions, mesh)
+                                                  : doc.add_accessor(floats(streams.positions), kFloat,
+                                                                     "VEC3", 3, kArrayBuffer, true));
+    if (quantize) {
+        if (!streams.normals.empty()) {
+            const std::vector<int8_t> q = signed_bytes(streams.normals);
+            attributes += ",\"NORMAL\":" + std::to_string(doc.add_padded_accessor(
+                                               std::span<const int8_t>(q), kByte, "VEC3", 3, false, true));
+        }
+        if (!streams.tangents.empty()) {
+            const std::vector<int8_t> q = signed_bytes(streams.tangents);
+            attributes +=
+                ",\"TANGENT\":" + std::to_string(doc.add_accessor(std::span<const int8_t>(q), kByte, "VEC4",
+                                                                  4, kArrayBuffer, false, true));
+        }
+        for (size_t s = 0; s < streams.uvs.size(); ++s) {
+            const std::optional<uint32_t> q = quantized_uvs(doc, streams.uvs[s]);
+            attributes +=
+                ",\"TEXCOORD_" + std::to_string(s) + "\":" +
+                std::to_string(q ? *q
+                                 : doc.add_accessor(floats(streams.uvs[s]), kFloat, "VEC2", 2, kArrayBuffer));
+        }
+        for (size_t s = 0; s < streams.colors.size(); ++s) {
+            std::vector<uint8_t> q(streams.colors[s].size() * 4);
+            for (size_t v = 0; v < streams.colors[s].size(); ++v)
+                for (size_t k = 0; k < 4; ++k)
+                    q[4 * v + k] = static_cast<uint8_t>(std::lround(streams.colors[s][v][k] * 255.0f));
+            attributes += ",\"COLOR_" + std::to_string(s) + "\":" +
+                          std::to_string(doc.add_accessor(std::span<const uint8_t>(q), kUnsignedByte, "VEC4",
+                                                          4, kArrayBuffer, false, true));
+        }
+    }
+    if (!quantize) {
+        if (!streams.normals.empty())
+            attributes += ",\"NORMAL\":" + std::to_string(doc.add_accessor(floats(streams.normals), kFloat,
+                                                                           "VEC3", 3, kArrayBuffer));
+        if (!streams.tangents.empty())
+            attributes += ",\"TANGENT\":" + std::to_string(doc.add_accessor(floats(streams.tangents), kFloat,
+                                                                            "VEC4", 4, kArrayBuffer));
+        for (size_t s = 0; s < streams.uvs.size(); ++s)
+            attributes +=
+                ",\"TEXCOORD_" + std::to_string(s) + "\":" +
+                std::to_string(doc.add_accessor(floats(streams.uvs[s]), kFloat, "VEC2", 2, kArrayBuffer));
+        for (size_t s = 0; s < streams.colors.size(); ++s)
+            attributes +=
+                ",\"COLOR_" + std::to_string(s) + "\":" +
+                std::to_string(doc.add_accessor(floats(streams.colors[s]), kFloat, "VEC4", 4, kArrayBuffer));
+    }
     if (!streams.joints.empty()) {
+        const uint32_t weights =
+            quantize ? quantized_weights(doc, streams.weights, streams.joints)
+                     : doc.add_accessor(floats(streams.weights), kFloat, "VEC4", 4, kArrayBuffer);
         uint16_t largest = 0;
         for (const Joints& j : streams.joints)
             largest = std::max({largest, j[0], j[1], j[2], j[3]});
@@ -459,8 +567,7 @@ std::string write_primitive(Build& build, Streams& streams, const std::vector<ui
                 kUnsignedShort, "VEC4", 4, kArrayBuffer);
         }
         attributes +=
-            ",\"JOINTS_0\":" + std::to_string(accessor) + ",\"WEIGHTS_0\":" +
-            std::to_string(doc.add_accessor(floats(streams.weights), kFloat, "VEC4", 4, kArrayBuffer));
+            ",\"JOINTS_0\":" + std::to_string(accessor) + ",\"WEIGHTS_0\":" + std::to_string(weights);
     }
     std::string primitive = "\"attributes\":{" + attributes + "}";
     if (streams.size() < 65536) { // 65,535 is primitive restart: never an index here
@@ -493,6 +600,7 @@ void write_meshes(Build& build) {
         SourceVertices source = read_source(build, m, tally);
         skin_mesh(build, m, source, out, tally);
         Faces faces = sort_faces(build, mesh, source);
+        if (build.options.quantize) set_dequantization(source, out);
         const uint32_t material = mesh.material_index; // checked by refuse_broken_references
         std::vector<std::string> primitives;
         if (build.options.record_vertex_origins) build.origins.emplace_back();
@@ -520,7 +628,7 @@ void write_meshes(Build& build) {
             build.stats.vertices += streams.size();
             primitives.push_back(write_primitive(
                 build, streams, faces.triangles, 4,
-                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size()))));
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), out));
         }
         for (auto [indices, mode] : {std::pair{&faces.lines, 1}, std::pair{&faces.points, 0}}) {
             if (indices->empty()) continue;
@@ -532,7 +640,7 @@ void write_meshes(Build& build) {
             (mode == 1 ? build.stats.lines : build.stats.points) += indices->size() / (mode == 1 ? 2 : 1);
             primitives.push_back(write_primitive(
                 build, streams, *indices, mode,
-                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size()))));
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), out));
         }
         if (primitives.empty()) {
             ++build.stats.meshes_omitted;

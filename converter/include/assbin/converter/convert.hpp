@@ -33,6 +33,12 @@ struct ConvertOptions {
     // The output's format. glTF keeps what AEM cannot hold (the node tree, every UV and colour set,
     // points and lines, cameras and lights); the layout and texture options below are AEM's.
     OutputFormat format = OutputFormat::Aem;
+    // glTF: KHR_mesh_quantization, with gltfpack's bit counts: positions as 14-bit integers (the
+    // dequantization folded into the mesh's node, or a skin's inverse bind matrices), normals and
+    // tangents as 8-bit normalized bytes, UVs within 0..1 as 12-bit values in normalized shorts,
+    // colours as normalized bytes; weights as normalized shorts (8 bits move skinned vertices by up
+    // to 1e-3 of the model's size).
+    bool quantize = false;
     // The UV channel written to the vertices (and used for tangents); a mesh without it gets (0, 0).
     uint32_t uv_channel = 0;
     // Used for animations whose ticks per second is 0 (unspecified); 25 is the Assimp viewer's choice.

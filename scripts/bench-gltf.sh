@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# glTF out, timed as a user waits for it: the game-ready set (every full dump of at least 20 KiB with
+# faces in the corpus's assimp-5.2.5/, 163 files) converted to .glb in one process (--jobs 1),
+# against its AEM conversion in the same run (target: at most 1x) and against Assimp 5.2.5's own
+# exporter, `assimp export X.assbin X.glb glb2`, one process per file as a user runs it (target: at
+# most 0.5x; timed only where the `assimp` command, Debian's assimp-utils, is installed). Commands a
+# ratio compares run in turn, round by round (bench-timing.sh). Also counts what Assimp's exporter
+# does with the set: files it failed on (crash or error) and, with Node and `npm ci` in tests/gltf,
+# the files whose validator report has errors, beside ours.
+#   scripts/bench-gltf.sh [--runs N] [--corpus DIR]     best of N rounds (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+source scripts/bench-timing.sh # best_ms_each, bench_arguments
+bench_arguments "$0" "$@"
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON >/dev/null
+cmake --build build -j "$(nproc)" --target assbin_cli >/dev/null
+assbin=build/bin/assbin
+if [ ! -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
+    echo "SKIPPED: no corpus at $corpus (assimp-5.2.5/MANIFEST.tsv): the glTF benchmark needs the game-ready set"
+    exit 0
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+set_dir=$work/set
+files=()
+while IFS=$'\t' read -r path _ _ variant _ _ _ _ _ _ _ _ _ _ _ _ _ faces _; do
+    [ "$variant" = full ] && [ "${faces:-0}" -gt 0 ] || continue
+    file=$corpus/assimp-5.2.5/$path
+    [ "$(stat -c %s "$file")" -ge 20480 ] || continue
+    mkdir -p "$set_dir/$(dirname "$path")"
+    ln -s "$(realpath "$file")" "$set_dir/$path"
+    files+=("$file")
+done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
+cat "${files[@]}" >/dev/null
+
+before_each_run() { rm -rf "$work/out"; }
+to_glb() { "$assbin" convert "$set_dir" --out-dir "$work/out" --format glb --quiet --jobs 1; }
+to_aem() { "$assbin" convert "$set_dir" --out-dir "$work/out" --quiet --jobs 1; }
+# Assimp's exporter, one process per file; a file it fails on counts its time all the same.
+assimp_glb() {
+    mkdir -p "$work/out"
+    local k=0
+    for file in "${files[@]}"; do
+        k=$((k + 1))
+        assimp export "$file" "$work/out/$k.glb" glb2 >/dev/null 2>&1 || true
+    done
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+verdict() { awk -v value="$1" -v target="$2" 'BEGIN { printf "%s", value <= target ? "yes" : "NO" }'; }
+row() { printf '%-50s %12s %12s %8s  %s\n' "$@"; }
+
+echo "glTF out: the ${#files[@]}-file game-ready set, best of $runs rounds ($(nproc) cores, $(date -u +%Y-%m-%d), $(git rev-parse --short HEAD))"
+row "input" "assbin" "yardstick" "ratio" "target"
+if command -v assimp >/dev/null; then
+    read -r glb aem yard <<<"$(best_ms_each to_glb to_aem assimp_glb)"
+else
+    read -r glb aem <<<"$(best_ms_each to_glb to_aem)"
+fi
+row "to .glb, one process (vs its AEM conversion)" "$glb ms" "$aem ms" "$(ratio "$glb" "$aem")" \
+    "<= 1: $(verdict "$(ratio "$glb" "$aem")" 1) (rounds' median $(round_ratio_median to_glb to_aem))"
+if command -v assimp >/dev/null; then
+    row "to .glb (vs assimp export ... glb2, per file)" "$glb ms" "$yard ms" "$(ratio "$glb" "$yard")" \
+        "<= 0.5: $(verdict "$(ratio "$glb" "$yard")" 0.5) (rounds' median $(round_ratio_median to_glb assimp_glb))"
+else
+    row "to .glb (vs assimp export ... glb2)" "$glb ms" "(no assimp)" "" "SKIPPED: apt-get install assimp-utils"
+fi
+
+# What each writes, and what the validator says of it.
+rm -rf "$work/out" "$work/assimp"
+to_glb
+ours=$(find "$work/out" -name '*.glb' | wc -l)
+ours_bytes=$(find "$work/out" -name '*.glb' -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / 1048576 }')
+echo "assbin: $ours of ${#files[@]} files written, $ours_bytes MB"
+validator=tests/gltf/validate.js
+can_validate=0
+if command -v node >/dev/null && [ -f tests/gltf/node_modules/gltf-validator/package.json ]; then can_validate=1; fi
+count_invalid() { # files whose report has errors (or that the validator cannot read)
+    xargs -0 -n 100 node "$validator" | awk '/"failure"/ || /"errors":[1-9]/ { n++ } END { print n + 0 }'
+}
+if [ "$can_validate" -eq 1 ]; then
+    echo "  with validator errors: $(find "$work/out" -name '*.glb' -print0 | count_invalid)"
+else
+    echo "  SKIPPED: validator (needs node and npm ci in tests/gltf)"
+fi
+if command -v assimp >/dev/null; then
+    mkdir -p "$work/assimp"
+    failed=0
+    k=0
+    for file in "${files[@]}"; do
+        k=$((k + 1))
+        assimp export "$file" "$work/assimp/$k.glb" glb2 >/dev/null 2>&1 || failed=$((failed + 1))
+    done
+    written=$(find "$work/assimp" -name '*.glb' -size +0 | wc -l)
+    echo "assimp export: $failed of ${#files[@]} failed (crash or error), $written files written"
+    if [ "$can_validate" -eq 1 ]; then
+        echo "  with validator errors: $(find "$work/assimp" -name '*.glb' -size +0 -print0 | count_invalid)"
+    fi
+fi
