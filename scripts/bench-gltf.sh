@@ -6,16 +6,18 @@
 # most 0.5x; timed only where the `assimp` command, Debian's assimp-utils, is installed). Commands a
 # ratio compares run in turn, round by round (bench-timing.sh). Also counts what Assimp's exporter
 # does with the set: files it failed on (crash or error) and, with Node and `npm ci` in tests/gltf,
-# the files whose validator report has errors, beside ours.
+# the files whose validator report has errors, beside ours. Last, the shapes built to break each
+# stage's bound (assbin_make_shapes, as scripts/bench-shapes.sh for AEM) converted to .glb at two
+# sizes 10x apart: the time per element must stay within 1.5x from the small size to the large one.
 #   scripts/bench-gltf.sh [--runs N] [--corpus DIR]     best of N rounds (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-source scripts/bench-timing.sh # best_ms_each, bench_arguments
+source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments
 bench_arguments "$0" "$@"
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON >/dev/null
-cmake --build build -j "$(nproc)" --target assbin_cli >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
+cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes >/dev/null
 assbin=build/bin/assbin
 if [ ! -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
     echo "SKIPPED: no corpus at $corpus (assimp-5.2.5/MANIFEST.tsv): the glTF benchmark needs the game-ready set"
@@ -24,6 +26,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+rounds_file=$work/rounds # every round's times, for the ratios' medians (bench-timing.sh)
 set_dir=$work/set
 files=()
 while IFS=$'\t' read -r path _ _ variant _ _ _ _ _ _ _ _ _ _ _ _ _ faces _; do
@@ -45,7 +48,7 @@ assimp_glb() {
     local k=0
     for file in "${files[@]}"; do
         k=$((k + 1))
-        assimp export "$file" "$work/out/$k.glb" glb2 >/dev/null 2>&1 || true
+        (assimp export "$file" "$work/out/$k.glb" glb2) >/dev/null 2>&1 || true
     done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -91,7 +94,7 @@ if command -v assimp >/dev/null; then
     k=0
     for file in "${files[@]}"; do
         k=$((k + 1))
-        assimp export "$file" "$work/assimp/$k.glb" glb2 >/dev/null 2>&1 || failed=$((failed + 1))
+        (assimp export "$file" "$work/assimp/$k.glb" glb2) >/dev/null 2>&1 || failed=$((failed + 1))
     done
     written=$(find "$work/assimp" -name '*.glb' -size +0 | wc -l)
     echo "assimp export: $failed of ${#files[@]} failed (crash or error), $written files written"
@@ -99,3 +102,22 @@ if command -v assimp >/dev/null; then
         echo "  with validator errors: $(find "$work/assimp" -name '*.glb' -size +0 -print0 | count_invalid)"
     fi
 fi
+
+# --- the shapes that break each stage's bound, to .glb
+build/bin/assbin_make_shapes "$work/shapes" >/dev/null
+echo
+echo "Shapes to .glb: time per element, small and large (10x apart), best of $runs"
+printf '%-11s %-9s %12s %12s %14s %14s %7s  %s\n' family element small large "small ns/elem" "large ns/elem" ratio "target <= 1.5x"
+declare -A small_ms small_n
+while IFS=$'\t' read -r family size file elements element options; do
+    # shellcheck disable=SC2086 # the options column's words are split on purpose
+    ms=$(best_ms "$assbin" convert "$work/shapes/$file" -o "$work/shape.glb" --quiet --jobs 1 $options)
+    if [ "$size" = small ]; then
+        small_ms[$family]=$ms
+        small_n[$family]=$elements
+        continue
+    fi
+    awk -v f="$family" -v e="$element" -v sm="${small_ms[$family]}" -v sn="${small_n[$family]}" -v lm="$ms" -v ln="$elements" 'BEGIN {
+        a = sm * 1e6 / sn; b = lm * 1e6 / ln; r = b / a
+        printf "%-11s %-9s %9.2f ms %9.2f ms %14.1f %14.1f %6.2fx  %s\n", f, e, sm, lm, a, b, r, (r <= 1.5 ? "yes" : "NO") }'
+done < <(tail -n +2 "$work/shapes/families.tsv")

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 namespace assbin::converter::gltf {
 
@@ -90,6 +91,7 @@ void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, T
     const assbin::Mesh& mesh = build.scene.meshes[m];
     if (mesh.bones.empty()) return;
     std::vector<int32_t> slot_of_bone(mesh.bones.size(), -1);
+    std::unordered_map<int32_t, int32_t> slot_of_node; // joints are unique nodes
     std::vector<std::string> unmatched;
     for (uint32_t b = 0; b < mesh.bones.size(); ++b) {
         const std::vector<uint32_t>& named = build.graph.nodes_named(mesh.bones[b].name);
@@ -100,11 +102,11 @@ void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, T
             continue;
         }
         const auto node = static_cast<int32_t>(named.front());
-        const auto found = std::find(out.joint_node.begin(), out.joint_node.end(), node);
-        if (found != out.joint_node.end()) {
-            slot_of_bone[b] = static_cast<int32_t>(found - out.joint_node.begin());
-            if (!mesh.bones[b].offset.isApprox(
-                    build.scene.meshes[m].bones[static_cast<size_t>(slot_of_bone[b])].offset)) {
+        const auto [found, fresh] = slot_of_node.emplace(node, static_cast<int32_t>(out.joint_node.size()));
+        if (!fresh) {
+            slot_of_bone[b] = found->second;
+            if (!mesh.bones[b].offset.cast<double>().isApprox(
+                    out.inverse_bind[static_cast<size_t>(found->second)])) {
                 build.report.warn(
                     detail::mesh_label(m) + ": two bones bind node " +
                     detail::quote_name(mesh.bones[b].name) +
