@@ -55,6 +55,11 @@ find_path(ASSBIN_XXHASH_INCLUDE_DIR xxhash.h)
 if(NOT ASSBIN_XXHASH_INCLUDE_DIR)
     assbin_missing("xxHash" libxxhash-dev)
 endif()
+# `render` reads glTF's JSON; the tests read --json output with it (header-only).
+find_package(nlohmann_json 3.10 QUIET CONFIG)
+if(NOT nlohmann_json_FOUND)
+    assbin_missing("nlohmann-json 3.10 or later" nlohmann-json3-dev)
+endif()
 find_package(PkgConfig QUIET)
 # stb is header-only (stb_image to decode textures, stb_image_write to encode PNG).
 find_path(ASSBIN_STB_INCLUDE_DIR stb/stb_image.h)
@@ -71,10 +76,6 @@ if(ASSBIN_BUILD_TESTS)
     if(NOT Boost_UNIT_TEST_FRAMEWORK_FOUND)
         assbin_missing("Boost.Test 1.70 or later (the test suites; -DASSBIN_BUILD_TESTS=OFF builds without them)"
                        libboost-test-dev)
-    endif()
-    find_package(nlohmann_json 3.10 QUIET CONFIG)
-    if(NOT nlohmann_json_FOUND)
-        assbin_missing("nlohmann-json 3.10 or later (the tests read --json output with it)" nlohmann-json3-dev)
     endif()
 endif()
 

@@ -1,11 +1,13 @@
 // The converter downstream of the reader: whatever scene a hostile full dump reads as, convert()
 // either refuses it with a ConvertError or returns a model that passes aem::validate (convert
-// checks that itself; a model that slipped through would be a converter bug).
+// checks that itself; a model that slipped through would be a converter bug), or, for glTF, a GLB
+// whose header is whole (magic, version 2, the length of the bytes returned).
 #include "fuzz_input.hpp"
 
 #include <aem/validate.hpp>
 #include <assbin/converter/convert.hpp>
 
+#include <cstring>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,8 +29,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.compress_textures = (choice & 8) != 0;
     options.max_texture_size = choice & 16 ? 64 : 0;
     options.max_texture_pixels = 1 << 20; // bounded work per input
+    if (choice & 32) options.format = assbin::converter::OutputFormat::Glb; // the glTF writer too
+    options.quantize = (choice & 64) != 0;
     try {
         const assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
+        if (options.format == assbin::converter::OutputFormat::Glb) {
+            const std::vector<std::byte>& glb = result.encoded;
+            uint32_t head[3] = {};
+            if (glb.size() >= 12) std::memcpy(head, glb.data(), 12);
+            if (head[0] != 0x46546C67 || head[1] != 2 || head[2] != glb.size())
+                assbin_fuzz::invariant_broken("convert returned a GLB whose header is not whole");
+            return 0;
+        }
         if (!aem::validate(result.model).empty())
             assbin_fuzz::invariant_broken("convert returned a model that breaks an AEM invariant");
     } catch (const assbin::converter::ConvertError& error) {

@@ -7,6 +7,7 @@
 #include "read_limit_options.hpp"
 #include "render/contact_sheet.hpp"
 #include "render/drawable_model.hpp"
+#include "render/gltf_drawable.hpp"
 #include "render/headless_gl.hpp"
 #include "render/model_renderer.hpp"
 #include "verbs.hpp"
@@ -176,13 +177,13 @@ std::optional<Request> request_from(const po::variables_map& vm) {
 
 // Files to put on a sheet: each file argument, and every dump or AEM file below each folder (by
 // their first bytes), sorted; labels relative to the folder.
-// A dump or an AEM model, by its first bytes.
+// A dump, an AEM model or a glTF file, by its first bytes (a .gltf by its name).
 bool is_model(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     char magic[19] = {};
     in.read(magic, sizeof magic);
     const std::string head(magic, size_t(in.gcount()));
-    return head.starts_with("AEM\x01") || is_dump_file(path);
+    return head.starts_with("AEM\x01") || is_dump_file(path) || render::is_gltf_file(path);
 }
 
 std::vector<std::pair<fs::path, std::string>> sheet_files(const std::vector<std::string>& inputs) {
@@ -241,11 +242,17 @@ render::Picture draw_file(const Request& request, const fs::path& file, const Re
     if (drawable.bounds_only) options.wireframe = true; // boxes: a shortened dump's mesh bounds
     if (!request.animation.empty()) {
         if (drawable.bounds_only) throw NotInTheFile("--anim: a shortened dump has no animation to pose");
+        if (render::is_gltf_file(file))
+            throw NotInTheFile(
+                "--anim: render draws glTF files at rest; it does not play their animations yet");
         std::string why;
         options.animation = find_animation(drawable.model, request.animation, why);
         if (!options.animation) throw NotInTheFile(why);
     }
-    if (options.bones && drawable.model.bones.empty()) warn("--bones draws nothing: the model has no bones");
+    if (options.bones && drawable.model.bones.empty())
+        warn(render::is_gltf_file(file)
+                 ? "--bones draws nothing: render draws glTF files without their skeletons"
+                 : "--bones draws nothing: the model has no bones");
     return render::render_model(drawable.model, options);
 }
 

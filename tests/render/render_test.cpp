@@ -4,6 +4,8 @@
 #define BOOST_TEST_MODULE render
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 #include "support/fixtures.hpp"
 #include "support/skip.hpp"
 
@@ -124,6 +126,40 @@ BOOST_AUTO_TEST_CASE(pictures_match_the_golden_ones) {
 
 // A golden that no case compares proves nothing: every file of tests/data/render is a golden picture
 // of golden_cases() or an input one of them reads.
+// glTF files are drawn too (at rest): for every golden that is not an animation pose, the model
+// converted to .glb and to .gltf draws the golden within its tolerance (a wireframe draws coincident
+// edges in triangle order, so its .glb keeps the dump's order: --no-optimize); a skinned model at
+// rest draws as its dump does; --anim is refused with the reason.
+BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
+    const TempDir temp;
+    size_t compared = 0;
+    for (const GoldenCase& c : golden_cases()) {
+        if (std::find(c.args.begin(), c.args.end(), "--anim") != c.args.end()) continue;
+        BOOST_TEST_CONTEXT(c.golden) {
+            const bool wireframe = std::find(c.args.begin(), c.args.end(), "--wireframe") != c.args.end();
+            const Image golden = load_png(fixture_path(std::string("render/") + c.golden));
+            for (const std::string extension : {".glb", ".gltf"}) {
+                const std::string converted = (temp.path() / (std::to_string(compared) + extension)).string();
+                std::vector<std::string> convert{"convert", c.input, "-o", converted};
+                if (wireframe) convert.push_back("--no-optimize");
+                const auto run = run_cli(convert);
+                BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+                BOOST_TEST(share_different(render(temp, converted, c.args), golden, 8) <= 0.005, extension);
+                ++compared;
+            }
+        }
+    }
+    BOOST_TEST(compared >= 8u);
+    const std::string skinned = (temp.path() / "skinned.glb").string();
+    BOOST_TEST_REQUIRE(run_cli({"convert", dump("FBX__huesitos.fbx.assbin"), "-o", skinned}).exit_code == 0);
+    BOOST_TEST(share_different(render(temp, skinned, {"--size", "160x120"}),
+                               render(temp, dump("FBX__huesitos.fbx.assbin"), {"--size", "160x120"}),
+                               8) <= 0.005);
+    const auto animated = run_cli({"render", skinned, "-o", (temp.path() / "a.png").string(), "--anim", "0"});
+    BOOST_TEST(animated.exit_code != 0);
+    BOOST_TEST(animated.err.find("render draws glTF files at rest") != std::string::npos, animated.err);
+}
+
 BOOST_AUTO_TEST_CASE(golden_files_are_all_compared) {
     std::set<std::string> used;
     for (const GoldenCase& c : golden_cases()) {

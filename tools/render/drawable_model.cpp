@@ -1,4 +1,5 @@
 #include "drawable_model.hpp"
+#include "gltf_drawable.hpp"
 
 #include <aem/io.hpp>
 #include <assbin/converter/convert.hpp>
@@ -68,6 +69,10 @@ void find_texture_files(DrawableModel& out, const std::filesystem::path& own_fol
 DrawableModel load_drawable(const std::filesystem::path& file, const ReadOptions& read,
                             const std::vector<std::filesystem::path>& texture_folders) {
     DrawableModel out;
+    if (is_gltf_file(file)) {
+        out.model = load_gltf_drawable(file, out.warnings);
+        return out;
+    }
     if (starts_with_aem_magic(file)) {
         out.model = aem::read_file(file);
         if (out.model.layout == aem::Layout::Edition2024)

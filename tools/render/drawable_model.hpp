@@ -1,4 +1,5 @@
-// What `render`, `render --sheet` and `cmp --html` draw for a file: an AEM model as it is; a full
+// What `render`, `render --sheet` and `cmp --html` draw for a file: an AEM model as it is; a glTF
+// file at rest (gltf_drawable.hpp); a full
 // dump converted in memory to the 2025 layout (textures as pixels, found as `convert` finds them);
 // a shortened dump, which has no arrays, as its meshes' bounds (boxes, to be drawn in wireframe). A
 // texture that cannot be found is a warning in both cases, worded alike.

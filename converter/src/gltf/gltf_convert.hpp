@@ -100,8 +100,10 @@ class Materials {
     uint32_t for_primitive(uint32_t material, uint32_t texcoord_sets);
     // Whether the dump material has a normal map (its primitives then get tangents).
     bool has_normal_map(uint32_t material) const;
-    // Writes the dump materials no primitive used (nothing is lost), as for a primitive with every set.
-    void write_unused();
+    // Writes every dump material in order, as for a primitive with every UV set it uses: glTF material
+    // m is dump material m (nothing is lost, and a viewer's material order is the dump's); the
+    // copies for primitives that lack a set follow.
+    void write_every_material();
 
   private:
     struct State;

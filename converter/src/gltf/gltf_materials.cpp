@@ -340,12 +340,9 @@ uint32_t Materials::for_primitive(uint32_t material, uint32_t texcoord_sets) {
     return at->second;
 }
 
-void Materials::write_unused() {
-    std::set<uint32_t> used;
-    for (const auto& [key, index] : state_->material_of)
-        used.insert(key.first);
+void Materials::write_every_material() {
     for (uint32_t m = 0; m < state_->build.scene.materials.size(); ++m)
-        if (!used.count(m)) for_primitive(m, assbin::kMaxUvChannels);
+        for_primitive(m, assbin::kMaxUvChannels);
 }
 
 bool Materials::has_normal_map(uint32_t material) const {

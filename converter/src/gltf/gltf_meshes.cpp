@@ -592,6 +592,7 @@ std::string write_primitive(Build& build, Streams& streams, const std::vector<ui
 
 void write_meshes(Build& build) {
     Materials materials(build);
+    materials.write_every_material();
     Tally tally;
     size_t split = 0;
     build.meshes.assign(build.scene.meshes.size(), MeshOut{});
@@ -658,7 +659,6 @@ void write_meshes(Build& build) {
         ++build.stats.meshes;
         build.stats.source_meshes += 1;
     }
-    materials.write_unused();
     build.stats.vertices_split_for_tangents = split;
     build.stats.vertices_lost_influences = tally.lost_influences;
     const auto say = [&](size_t count, const std::string& text) {

@@ -1,0 +1,382 @@
+// A glTF 2.0 file as `render` draws it: every triangle primitive of every node of the scene at rest
+// (node transforms multiplied from the root; skinned meshes by their joints' rest transforms and
+// inverse bind matrices, as a glTF viewer shows the file without an animation), quantized
+// attributes read through their component types, each material's base colour texture (PNG or
+// JPEG, decoded) or, without one, the flat colour `render` gives every untextured material. Lines
+// and points are not drawn, as for dumps. Bounded: node depth, accessor ranges and counts are
+// checked against the bytes before anything is read.
+#include "gltf_drawable.hpp"
+
+#include "algorithms.hpp" // decode_image
+
+#include <aem/format.hpp>
+#include <nlohmann/json.hpp>
+
+#include <Eigen/Geometry>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+namespace assbin::render {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open " + path.string());
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(chars.size());
+    std::memcpy(bytes.data(), chars.data(), chars.size());
+    return bytes;
+}
+
+uint32_t u32_at(const std::vector<std::byte>& bytes, size_t at) {
+    uint32_t value = 0;
+    if (at + 4 <= bytes.size()) std::memcpy(&value, bytes.data() + at, 4);
+    return value;
+}
+
+// URIs naming files beside the .gltf (percent-decoded); data: URIs and absolute ones are refused.
+std::filesystem::path file_of_uri(const std::filesystem::path& folder, const std::string& uri) {
+    if (uri.starts_with("data:") || uri.find("://") != std::string::npos)
+        throw std::runtime_error("the URI '" + uri.substr(0, 40) +
+                                 "' is not a file beside the .gltf (not supported)");
+    std::string name;
+    for (size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] == '%' && i + 2 < uri.size()) {
+            name += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            name += uri[i];
+        }
+    }
+    return folder / name;
+}
+
+class GltfFile {
+  public:
+    explicit GltfFile(const std::filesystem::path& path) {
+        const std::vector<std::byte> bytes = read_bytes(path);
+        if (u32_at(bytes, 0) == 0x46546C67) { // "glTF": the binary container
+            const uint32_t length = u32_at(bytes, 12);
+            if (u32_at(bytes, 4) != 2 || u32_at(bytes, 16) != 0x4E4F534A ||
+                20 + uint64_t{length} > bytes.size())
+                throw std::runtime_error("not a version-2 GLB with its JSON chunk first");
+            doc_ = json::parse(reinterpret_cast<const char*>(bytes.data()) + 20,
+                               reinterpret_cast<const char*>(bytes.data()) + 20 + length);
+            const size_t bin = 20 + size_t{length};
+            if (bin + 8 <= bytes.size() && u32_at(bytes, bin + 4) == 0x004E4942) {
+                const uint32_t bin_length = u32_at(bytes, bin);
+                if (bin + 8 + uint64_t{bin_length} > bytes.size())
+                    throw std::runtime_error("the BIN chunk is cut");
+                glb_bin_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(bin + 8),
+                                bytes.begin() + static_cast<std::ptrdiff_t>(bin + 8 + bin_length));
+            }
+        } else {
+            doc_ = json::parse(reinterpret_cast<const char*>(bytes.data()),
+                               reinterpret_cast<const char*>(bytes.data()) + bytes.size());
+        }
+        for (const json& buffer : doc_.value("buffers", json::array())) {
+            if (buffer.contains("uri")) {
+                buffers_.push_back(
+                    read_bytes(file_of_uri(path.parent_path(), buffer["uri"].get<std::string>())));
+            } else {
+                buffers_.push_back(glb_bin_);
+            }
+        }
+        folder_ = path.parent_path();
+    }
+
+    const json& doc() const { return doc_; }
+
+    std::vector<std::byte> view_bytes(size_t view_index) const {
+        const json& view = doc_.at("bufferViews").at(view_index);
+        const std::vector<std::byte>& buffer = buffers_.at(view.at("buffer").get<size_t>());
+        const size_t offset = view.value("byteOffset", size_t{0}),
+                     length = view.at("byteLength").get<size_t>();
+        if (offset > buffer.size() || length > buffer.size() - offset)
+            throw std::runtime_error("buffer view " + std::to_string(view_index) +
+                                     " reaches past its buffer");
+        return {buffer.begin() + static_cast<std::ptrdiff_t>(offset),
+                buffer.begin() + static_cast<std::ptrdiff_t>(offset + length)};
+    }
+
+    // Accessor `index` as floats (normalized integers scaled as glTF says), `*width` per element.
+    std::vector<float> floats(size_t index, size_t* width_out = nullptr) const {
+        const json& a = doc_.at("accessors").at(index);
+        static const std::map<std::string, size_t> kWidths = {
+            {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT4", 16}};
+        const size_t width = kWidths.at(a.at("type").get<std::string>());
+        const size_t count = a.at("count").get<size_t>();
+        const uint32_t type = a.at("componentType").get<uint32_t>();
+        const bool normalized = a.value("normalized", false);
+        const size_t size = type == 5126 || type == 5125 ? 4 : type == 5123 || type == 5122 ? 2 : 1;
+        if (width_out) *width_out = width;
+        std::vector<float> out(count * width, 0.0f);
+        if (!a.contains("bufferView")) return out; // all zeros (sparse accessors are not drawn)
+        const size_t view_index = a.at("bufferView").get<size_t>();
+        const std::vector<std::byte> view = view_bytes(view_index);
+        const size_t offset = a.value("byteOffset", size_t{0});
+        const size_t stride = doc_["bufferViews"][view_index].value("byteStride", width * size);
+        if (count > 0 && (offset > view.size() || (count - 1) * stride + width * size > view.size() - offset))
+            throw std::runtime_error("accessor " + std::to_string(index) + " reaches past its buffer view");
+        for (size_t e = 0; e < count; ++e) {
+            for (size_t c = 0; c < width; ++c) {
+                const std::byte* at = view.data() + offset + e * stride + c * size;
+                float value = 0;
+                if (type == 5126) {
+                    std::memcpy(&value, at, 4);
+                } else if (type == 5125) {
+                    uint32_t u;
+                    std::memcpy(&u, at, 4);
+                    value = float(u);
+                } else if (type == 5123) {
+                    uint16_t u;
+                    std::memcpy(&u, at, 2);
+                    value = normalized ? u / 65535.0f : float(u);
+                } else if (type == 5122) {
+                    int16_t i;
+                    std::memcpy(&i, at, 2);
+                    value = normalized ? std::max(i / 32767.0f, -1.0f) : float(i);
+                } else if (type == 5121) {
+                    value = normalized ? uint8_t(*at) / 255.0f : float(uint8_t(*at));
+                } else if (type == 5120) {
+                    value = normalized ? std::max(int8_t(*at) / 127.0f, -1.0f) : float(int8_t(*at));
+                }
+                out[e * width + c] = value;
+            }
+        }
+        return out;
+    }
+
+    // The image `index` as stored (PNG or JPEG bytes).
+    std::vector<std::byte> image_bytes(size_t index) const {
+        const json& image = doc_.at("images").at(index);
+        if (image.contains("bufferView")) return view_bytes(image["bufferView"].get<size_t>());
+        return read_bytes(file_of_uri(folder_, image.at("uri").get<std::string>()));
+    }
+
+  private:
+    json doc_;
+    std::vector<std::byte> glb_bin_;
+    std::vector<std::vector<std::byte>> buffers_;
+    std::filesystem::path folder_;
+};
+
+Eigen::Matrix4f local_of(const json& node) {
+    Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
+    if (node.contains("matrix")) {
+        for (size_t k = 0; k < 16; ++k)
+            m(int(k % 4), int(k / 4)) = node["matrix"][k].get<float>();
+        return m;
+    }
+    Eigen::Vector3f t = Eigen::Vector3f::Zero(), s = Eigen::Vector3f::Ones();
+    Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
+    if (node.contains("translation"))
+        for (size_t c = 0; c < 3; ++c)
+            t[int(c)] = node["translation"][c].get<float>();
+    if (node.contains("scale"))
+        for (size_t c = 0; c < 3; ++c)
+            s[int(c)] = node["scale"][c].get<float>();
+    if (node.contains("rotation")) {
+        const json& q = node["rotation"];
+        r = Eigen::Quaternionf(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>())
+                .normalized();
+    }
+    m.topLeftCorner<3, 3>() = r.toRotationMatrix() * s.asDiagonal();
+    m.topRightCorner<3, 1>() = t;
+    return m;
+}
+
+constexpr size_t kMaxDepth = 100000; // the deepest node chain walked (the reader's own default bound)
+
+// Global rest transforms of the nodes of the scene, parents first (iteratively: no recursion).
+std::vector<std::optional<Eigen::Matrix4f>> rest_globals(const json& doc) {
+    const json& nodes = doc.value("nodes", json::array());
+    std::vector<std::optional<Eigen::Matrix4f>> global(nodes.size());
+    const json& scenes = doc.value("scenes", json::array());
+    const size_t scene = doc.value("scene", size_t{0});
+    if (scene >= scenes.size()) return global;
+    std::vector<std::pair<size_t, Eigen::Matrix4f>> stack;
+    for (const json& root : scenes[scene].value("nodes", json::array()))
+        stack.emplace_back(root.get<size_t>(), Eigen::Matrix4f::Identity());
+    size_t visited = 0;
+    while (!stack.empty()) {
+        const auto [n, parent] = stack.back();
+        stack.pop_back();
+        if (n >= nodes.size() || global[n] || ++visited > nodes.size() || visited > kMaxDepth * 16)
+            continue; // a node reached twice (a cycle or a shared child) is drawn once
+        global[n] = Eigen::Matrix4f(parent * local_of(nodes[n]));
+        for (const json& child : nodes[n].value("children", json::array()))
+            stack.emplace_back(child.get<size_t>(), *global[n]);
+    }
+    return global;
+}
+
+} // namespace
+
+bool is_gltf_file(const std::filesystem::path& path) {
+    if (path.extension() == ".gltf") return true;
+    std::ifstream in(path, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    return in.gcount() == 4 && std::memcmp(magic, "glTF", 4) == 0;
+}
+
+aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings) {
+    const GltfFile file(path);
+    const json& doc = file.doc();
+    aem::Model model;
+    model.layout = aem::Layout::Edition2025;
+    const json& materials = doc.value("materials", json::array());
+    // Texture 0: a 1 x 1 texture, which `render` draws as the material's flat colour; every slot of the
+    // 2025 layout names a texture, and only base colour images are drawn.
+    model.textures.push_back({"", 0, 1, 1, aem::kWrapRepeat, aem::kWrapRepeat, 4, aem::kCompressionNone});
+    model.image_buffer.assign(4, 255);
+    model.materials.resize(materials.size() + 1, aem::Material{0, 0, 0, aem::kMaterialOpaque});
+    // (the last material: primitives without one)
+    std::map<size_t, int32_t> texture_of_image;
+    for (size_t m = 0; m < materials.size(); ++m) {
+        const json& pbr = materials[m].value("pbrMetallicRoughness", json::object());
+        if (!pbr.contains("baseColorTexture")) continue;
+        const size_t texture = pbr["baseColorTexture"].at("index").get<size_t>();
+        const json& source = doc.at("textures").at(texture);
+        if (!source.contains("source")) continue;
+        const size_t image = source["source"].get<size_t>();
+        auto [at, fresh] = texture_of_image.emplace(image, -1);
+        if (fresh) {
+            std::string why;
+            const std::optional<converter::Image> pixels =
+                converter::decode_image(file.image_bytes(image), &why);
+            if (pixels) {
+                aem::Texture t;
+                t.width = pixels->width;
+                t.height = pixels->height;
+                t.channels = 4;
+                t.image_offset = model.image_buffer.size();
+                // The layout's chain, level 0 filled: `render` uploads level 0 and makes its own MIP levels.
+                model.image_buffer.resize(
+                    t.image_offset + aem::mip_chain_bytes(t.width, t.height, 4, aem::kCompressionNone), 0);
+                std::copy(pixels->rgba.begin(), pixels->rgba.end(),
+                          model.image_buffer.begin() + static_cast<std::ptrdiff_t>(t.image_offset));
+                model.textures.push_back(t);
+                at->second = int32_t(model.textures.size() - 1);
+            } else {
+                warnings.push_back("image " + std::to_string(image) + " cannot be decoded (" + why +
+                                   "); its material's flat colour is drawn");
+            }
+        }
+        if (at->second >= 0) model.materials[m].base_color_texture = at->second;
+    }
+    const std::vector<std::optional<Eigen::Matrix4f>> globals = rest_globals(doc);
+    const json& nodes = doc.value("nodes", json::array());
+    size_t skipped_primitives = 0;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        if (!globals[n] || !nodes[n].contains("mesh")) continue;
+        // Per joint of the node's skin: the joint's global rest transform times its inverse bind matrix.
+        std::vector<Eigen::Matrix4f> joint_matrix;
+        if (nodes[n].contains("skin")) {
+            const json& skin = doc.at("skins").at(nodes[n]["skin"].get<size_t>());
+            std::vector<float> inverse;
+            if (skin.contains("inverseBindMatrices"))
+                inverse = file.floats(skin["inverseBindMatrices"].get<size_t>());
+            for (size_t j = 0; j < skin.at("joints").size(); ++j) {
+                const size_t joint = skin["joints"][j].get<size_t>();
+                Eigen::Matrix4f ibm = Eigen::Matrix4f::Identity();
+                if (16 * j + 16 <= inverse.size())
+                    ibm = Eigen::Map<const Eigen::Matrix4f>(inverse.data() + 16 * j);
+                joint_matrix.push_back((joint < globals.size() && globals[joint]
+                                            ? *globals[joint]
+                                            : Eigen::Matrix4f::Identity()) *
+                                       ibm);
+            }
+        }
+        const json& mesh = doc.at("meshes").at(nodes[n]["mesh"].get<size_t>());
+        for (const json& primitive : mesh.at("primitives")) {
+            if (primitive.value("mode", 4) != 4) {
+                ++skipped_primitives;
+                continue;
+            }
+            const json& attributes = primitive.at("attributes");
+            const std::vector<float> positions = file.floats(attributes.at("POSITION").get<size_t>());
+            const size_t count = positions.size() / 3;
+            std::vector<float> normals, uvs, joints, weights;
+            if (attributes.contains("NORMAL")) normals = file.floats(attributes["NORMAL"].get<size_t>());
+            if (attributes.contains("TEXCOORD_0")) uvs = file.floats(attributes["TEXCOORD_0"].get<size_t>());
+            const bool skinned =
+                !joint_matrix.empty() && attributes.contains("JOINTS_0") && attributes.contains("WEIGHTS_0");
+            if (skinned) {
+                joints = file.floats(attributes["JOINTS_0"].get<size_t>());
+                weights = file.floats(attributes["WEIGHTS_0"].get<size_t>());
+            }
+            const auto first = static_cast<uint32_t>(model.vertices.size());
+            for (size_t v = 0; v < count; ++v) {
+                Eigen::Matrix4f place = *globals[n];
+                if (skinned && 4 * v + 3 < joints.size() && 4 * v + 3 < weights.size()) {
+                    place = Eigen::Matrix4f::Zero();
+                    for (size_t k = 0; k < 4; ++k) {
+                        const auto j = static_cast<size_t>(joints[4 * v + k]);
+                        if (weights[4 * v + k] != 0 && j < joint_matrix.size())
+                            place += weights[4 * v + k] * joint_matrix[j];
+                    }
+                }
+                aem::Vertex vertex;
+                vertex.position =
+                    (place * Eigen::Vector4f(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2], 1))
+                        .head<3>();
+                if (3 * v + 2 < normals.size()) {
+                    const Eigen::Matrix3f normal_matrix = place.topLeftCorner<3, 3>().inverse().transpose();
+                    vertex.normal = (normal_matrix *
+                                     Eigen::Vector3f(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]))
+                                        .normalized();
+                }
+                if (2 * v + 1 < uvs.size())
+                    vertex.uv = {uvs[2 * v], uvs[2 * v + 1]}; // top-left origin, as the 2025 layout's
+                model.vertices.push_back(vertex);
+            }
+            std::vector<float> indices;
+            if (primitive.contains("indices")) {
+                indices = file.floats(primitive["indices"].get<size_t>());
+            } else {
+                for (size_t v = 0; v < count; ++v)
+                    indices.push_back(float(v));
+            }
+            const auto first_index = static_cast<uint32_t>(model.indices.size());
+            for (size_t i = 0; i + 2 < indices.size(); i += 3) {
+                if (indices[i] >= float(count) || indices[i + 1] >= float(count) ||
+                    indices[i + 2] >= float(count))
+                    continue;
+                for (size_t k = 0; k < 3; ++k)
+                    model.indices.push_back(first + static_cast<uint32_t>(indices[i + k]));
+            }
+            const size_t material = primitive.value("material", materials.size());
+            model.meshes.push_back({first_index, static_cast<uint32_t>(model.indices.size() - first_index),
+                                    static_cast<uint32_t>(std::min(material, materials.size()))});
+            // Without normals, flat ones (what glTF viewers draw): each triangle gets its own corners.
+            if (normals.empty()) {
+                for (uint32_t i = first_index; i < model.indices.size(); i += 3) {
+                    aem::Vertex corner[3] = {model.vertices[model.indices[i]],
+                                             model.vertices[model.indices[i + 1]],
+                                             model.vertices[model.indices[i + 2]]};
+                    const Eigen::Vector3f face = (corner[1].position - corner[0].position)
+                                                     .cross(corner[2].position - corner[0].position);
+                    for (size_t k = 0; k < 3; ++k) {
+                        corner[k].normal = face.normalized();
+                        model.indices[i + k] = static_cast<uint32_t>(model.vertices.size());
+                        model.vertices.push_back(corner[k]);
+                    }
+                }
+            }
+        }
+    }
+    if (skipped_primitives > 0)
+        warnings.push_back(std::to_string(skipped_primitives) + " line or point primitives are not drawn");
+    if (model.indices.empty()) throw std::runtime_error("the glTF file holds no triangle to draw");
+    return model;
+}
+
+} // namespace assbin::render
