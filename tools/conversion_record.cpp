@@ -112,7 +112,8 @@ std::string options_key(const converter::ConvertOptions& o) {
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
     if (o.format != converter::OutputFormat::Aem)
-        text << "|format=" << converter::format_name(o.format) << "|quantize=" << o.quantize;
+        text << "|format=" << converter::format_name(o.format) << "|quantize=" << o.quantize
+             << "|meshopt=" << o.meshopt;
     const std::string key = text.str();
     return hex64(XXH3_64bits(key.data(), key.size()));
 }

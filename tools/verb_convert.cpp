@@ -77,7 +77,8 @@ constexpr std::string_view kUsage =
     "assbin convert IN... [-o OUT.aem|OUT.glb|OUT.gltf | --out-dir DIR] [--format aem|glb|gltf]\n"
     "                      [--uv-channel N] [--ticks-per-second F]\n"
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
-    "                      [--quantize] [--texture-dir DIR]... [--max-texture-size N] [--compress] "
+    "                      [--quantize] [--meshopt] [--texture-dir DIR]... [--max-texture-size N] "
+    "[--compress] "
     "[--keep-embedded-bytes]\n"
     "                      [--jobs N] [--quiet] [--skip-existing] [--json]\n\n"
     "Converts full dumps to AEM models or glTF 2.0 files. IN is a dump or a folder (searched for\n"
@@ -696,6 +697,8 @@ po::options_description describe_options() {
         "quantize",
         "glTF: KHR_mesh_quantization (gltfpack's bit counts): positions 14-bit, normals and tangents 8-bit, "
         "UVs 12-bit, colours 8-bit, weights 16-bit")(
+        "meshopt", "glTF: EXT_meshopt_compression (meshoptimizer's encoders over vertex and index buffers; "
+                   "viewers need its decoder)")(
         "keep-meshes", "one AEM mesh per (node, mesh) of the dump instead of one per material")(
         "no-optimize", "no weld, no reordering, one mesh per (node, mesh): vertices and triangles in the "
                        "dump's order (for debugging a pose against the source)")(
@@ -760,6 +763,9 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     settings.options.format = format.value_or(converter::OutputFormat::Aem);
     const bool gltf = settings.options.format != converter::OutputFormat::Aem;
     settings.options.quantize = vm.count("quantize") > 0;
+    settings.options.meshopt = vm.count("meshopt") > 0;
+    if (settings.options.meshopt && !gltf)
+        return refuse("--meshopt is a glTF option (EXT_meshopt_compression): write .glb or .gltf");
     if (settings.options.quantize && !gltf)
         return refuse("--quantize is a glTF option (KHR_mesh_quantization): write .glb or .gltf");
     // AEM's options are refused for glTF, where they would silently do nothing.

@@ -144,13 +144,13 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             uv_channel: int = 0, ticks_per_second: float = 25.0, crease_angle: float = 60.0,
             optimize: bool = True, keep_meshes: bool = False, keep_embedded_bytes: bool = False,
             max_texture_size: int = 0, threads: int = 1, format: Optional[str] = None,
-            quantize: bool = False) -> ConvertResult:
+            quantize: bool = False, meshopt: bool = False) -> ConvertResult:
     """Converts a full dump (path or Scene) to an AEM model or a glTF 2.0 file, as `assbin convert` does.
 
     `format` is "aem", "glb" or "gltf"; by default the destination's extension (.glb, .gltf)
     chooses, else "aem". A .glb without a destination comes back as bytes (ConvertResult.data);
     a .gltf needs a destination (its .bin and images go beside it); `quantize` writes glTF with
-    KHR_mesh_quantization (as `--quantize`). `layout`, `compress`,
+    KHR_mesh_quantization (as `--quantize`), `meshopt` with EXT_meshopt_compression. `layout`, `compress`,
     `max_texture_size`, `uv_channel`, `crease_angle`, `keep_meshes` and `keep_embedded_bytes`
     are AEM's; `texture_dirs` serves the 2025 layout and glTF.
 
@@ -174,6 +174,8 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     format = format or named or "aem"
     if quantize and format == "aem":
         raise ValueError("quantize is a glTF option (KHR_mesh_quantization): format='glb' or 'gltf'")
+    if meshopt and format == "aem":
+        raise ValueError("meshopt is a glTF option (EXT_meshopt_compression): format='glb' or 'gltf'")
     if format == "gltf" and destination is None:
         raise ValueError("format='gltf' writes a .bin and images beside the .gltf: give a destination "
                          "(or use format='glb' for the file's bytes in memory)")
@@ -191,7 +193,7 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     result = _assbin._convert(_path_or_scene(source), None if destination is None else os.fspath(destination),
                               layout, compress, [os.fspath(f) for f in texture_dirs], uv_channel,
                               ticks_per_second, crease_angle, optimize, keep_meshes,
-                              keep_embedded_bytes, max_texture_size, threads, format, quantize)
+                              keep_embedded_bytes, max_texture_size, threads, format, quantize, meshopt)
     return ConvertResult(stats=result["stats"], warnings=list(result["warnings"]), model=result["model"],
                          format=result["format"], data=result["data"])
 

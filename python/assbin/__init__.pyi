@@ -181,4 +181,5 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             compress: bool = False, texture_dirs: Sequence[PathLike] = (), uv_channel: int = 0,
             ticks_per_second: float = 25.0, crease_angle: float = 60.0, optimize: bool = True,
             keep_meshes: bool = False, keep_embedded_bytes: bool = False, max_texture_size: int = 0,
-            threads: int = 1, format: Optional[str] = None, quantize: bool = False) -> ConvertResult: ...
+            threads: int = 1, format: Optional[str] = None, quantize: bool = False,
+            meshopt: bool = False) -> ConvertResult: ...

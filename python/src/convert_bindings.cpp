@@ -71,7 +71,8 @@ void bind_convert(py::module_& m) {
         [](const py::object& source, std::optional<std::filesystem::path> destination, int layout,
            bool compress, std::vector<std::filesystem::path> texture_dirs, uint32_t uv_channel,
            double ticks_per_second, float crease_angle, bool optimize, bool keep_meshes,
-           bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads, const std::string& format, bool quantize) {
+           bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads, const std::string& format,
+           bool quantize, bool meshopt) {
             if (layout != 2024 && layout != 2025) throw py::value_error("layout must be 2024 or 2025");
             if (format == "aem" && layout == 2024 &&
                 (compress || max_texture_size > 0 || !texture_dirs.empty()))
@@ -86,6 +87,7 @@ void bind_convert(py::module_& m) {
                              : format == "gltf" ? converter::OutputFormat::Gltf
                                                 : converter::OutputFormat::Aem;
             options.quantize = quantize;
+            options.meshopt = meshopt;
             options.layout = layout == 2025 ? aem::Layout::Edition2025 : aem::Layout::Edition2024;
             options.compress_textures = compress;
             options.texture_folders = std::move(texture_dirs);
@@ -145,7 +147,8 @@ void bind_convert(py::module_& m) {
         py::arg("source"), py::arg("destination"), py::arg("layout"), py::arg("compress"),
         py::arg("texture_dirs"), py::arg("uv_channel"), py::arg("ticks_per_second"), py::arg("crease_angle"),
         py::arg("optimize"), py::arg("keep_meshes"), py::arg("keep_embedded_bytes"),
-        py::arg("max_texture_size"), py::arg("threads"), py::arg("format"), py::arg("quantize"));
+        py::arg("max_texture_size"), py::arg("threads"), py::arg("format"), py::arg("quantize"),
+        py::arg("meshopt"));
 }
 
 } // namespace assbin::python

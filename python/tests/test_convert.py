@@ -152,5 +152,6 @@ def test_gltf_out_by_extension_or_format(tmp_path):
         assbin.convert(skin, format="glb", uv_channel=1)
     small = assbin.convert(skin, format="glb", quantize=True).data
     assert b"KHR_mesh_quantization" in small and small != data
+    assert b"EXT_meshopt_compression" in assbin.convert(skin, format="glb", meshopt=True).data
     with pytest.raises(ValueError, match="quantize is a glTF option"):
         assbin.convert(skin, quantize=True)

@@ -18,8 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <meshoptimizer.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -195,8 +198,8 @@ BOOST_AUTO_TEST_CASE(the_mapping_rules_on_a_crafted_scene) {
     BOOST_TEST((std::find(used.begin(), used.end(), "KHR_lights_punctual") != used.end()));
 }
 
-// Khronos's glTF-Validator reports no error and no warning on any fixture, as .glb, as .gltf and
-// quantized.
+// Khronos's glTF-Validator reports no error and no warning on any fixture, as .glb, as .gltf,
+// quantized, and quantized with EXT_meshopt_compression (which it reads but does not decode).
 BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
     const std::filesystem::path script = std::filesystem::path(ASSBIN_GLTF_DIR) / "validate.js";
     if (!std::filesystem::exists(std::filesystem::path(ASSBIN_GLTF_DIR) /
@@ -209,12 +212,18 @@ BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
     size_t files = 0;
     for (const std::string& name : full_fixtures()) {
         const assbin::Scene scene = assbin::read_scene(fixture_bytes(name));
-        for (const auto& [format, quantize] :
-             {std::pair{OutputFormat::Glb, false}, std::pair{OutputFormat::Gltf, false},
-              std::pair{OutputFormat::Glb, true}}) {
+        struct Variant {
+            OutputFormat format;
+            bool quantize, meshopt;
+        };
+        for (const Variant& variant :
+             {Variant{OutputFormat::Glb, false, false}, Variant{OutputFormat::Gltf, false, false},
+              Variant{OutputFormat::Glb, true, false}, Variant{OutputFormat::Glb, true, true}}) {
+            const OutputFormat format = variant.format;
             ConvertOptions options;
             options.format = format;
-            options.quantize = quantize;
+            options.quantize = variant.quantize;
+            options.meshopt = variant.meshopt;
             options.texture_stem = "f" + std::to_string(files);
             options.source_folder = fixture_path(name).parent_path();
             try {
@@ -247,7 +256,97 @@ BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
         }
     }
     BOOST_TEST(reports == files);
-    BOOST_TEST(files >= 60u);
+    BOOST_TEST(files >= 80u);
+}
+
+// --meshopt (EXT_meshopt_compression) is lossless: every view, decoded by meshoptimizer's own
+// decoders where compressed, holds the bytes of the same view of the plain file (a triangle may
+// start at another of its corners: the index codec rotates them, winding kept).
+BOOST_AUTO_TEST_CASE(meshopt_views_decode_to_the_plain_files_bytes) {
+    size_t compressed_views = 0;
+    for (const std::string& name : full_fixtures()) {
+        BOOST_TEST_CONTEXT(name) {
+            const assbin::Scene scene = assbin::read_scene(fixture_bytes(name));
+            ConvertOptions options;
+            options.format = OutputFormat::Glb;
+            options.quantize = name.find("huesitos") != std::string::npos; // quantized and float views alike
+            std::vector<std::byte> plain, packed;
+            try {
+                plain = assbin::converter::convert(scene, options).encoded;
+                options.meshopt = true;
+                packed = assbin::converter::convert(scene, options).encoded;
+            } catch (const assbin::converter::ConvertError&) {
+                continue;
+            }
+            const auto split = [](const std::vector<std::byte>& glb, nlohmann::json& json,
+                                  const std::byte*& bin) {
+                uint32_t length = 0;
+                std::memcpy(&length, glb.data() + 12, 4);
+                json = nlohmann::json::parse(reinterpret_cast<const char*>(glb.data()) + 20,
+                                             reinterpret_cast<const char*>(glb.data()) + 20 + length);
+                bin = glb.data() + 20 + length + 8;
+            };
+            nlohmann::json plain_json, packed_json;
+            const std::byte *plain_bin = nullptr, *packed_bin = nullptr;
+            split(plain, plain_json, plain_bin);
+            split(packed, packed_json, packed_bin);
+            BOOST_TEST_REQUIRE(plain_json["bufferViews"].size() == packed_json["bufferViews"].size());
+            for (size_t v = 0; v < plain_json["bufferViews"].size(); ++v) {
+                const nlohmann::json& want = plain_json["bufferViews"][v];
+                const nlohmann::json& got = packed_json["bufferViews"][v];
+                const size_t length = want["byteLength"].get<size_t>();
+                const std::byte* expected = plain_bin + want.value("byteOffset", size_t{0});
+                std::vector<std::byte> bytes(length);
+                if (got.contains("extensions")) {
+                    const nlohmann::json& m = got["extensions"]["EXT_meshopt_compression"];
+                    const auto* source =
+                        reinterpret_cast<const unsigned char*>(packed_bin + m["byteOffset"].get<size_t>());
+                    const size_t size = m["byteLength"].get<size_t>(), count = m["count"].get<size_t>(),
+                                 stride = m["byteStride"].get<size_t>();
+                    const std::string mode = m["mode"].get<std::string>();
+                    int status = -1;
+                    if (mode == "ATTRIBUTES")
+                        status = meshopt_decodeVertexBuffer(bytes.data(), count, stride, source, size);
+                    else if (mode == "TRIANGLES")
+                        status = meshopt_decodeIndexBuffer(bytes.data(), count, stride, source, size);
+                    else
+                        status = meshopt_decodeIndexSequence(bytes.data(), count, stride, source, size);
+                    BOOST_TEST(status == 0);
+                    BOOST_TEST(got["buffer"].get<int>() == 1); // the fallback buffer, without data
+                    ++compressed_views;
+                } else {
+                    std::memcpy(bytes.data(), packed_bin + got.value("byteOffset", size_t{0}), length);
+                }
+                if (got.contains("extensions") &&
+                    got["extensions"]["EXT_meshopt_compression"]["mode"].get<std::string>() == "TRIANGLES") {
+                    // The index codec may start a triangle at another corner (same winding).
+                    const size_t size =
+                        got["extensions"]["EXT_meshopt_compression"]["byteStride"].get<size_t>();
+                    const auto index = [&](const std::byte* at, size_t i) {
+                        uint32_t value = 0;
+                        std::memcpy(&value, at + i * size, size); // little-endian
+                        return value;
+                    };
+                    bool same = true;
+                    for (size_t t = 0; t + 3 <= length / size; t += 3) {
+                        const uint32_t a = index(expected, t), b = index(expected, t + 1),
+                                       c = index(expected, t + 2);
+                        const uint32_t x = index(bytes.data(), t), y = index(bytes.data(), t + 1),
+                                       z = index(bytes.data(), t + 2);
+                        same = same && ((x == a && y == b && z == c) || (x == b && y == c && z == a) ||
+                                        (x == c && y == a && z == b));
+                    }
+                    BOOST_TEST(same, "view " << v << ": triangles differ beyond a rotation of their corners");
+                } else {
+                    BOOST_TEST((std::memcmp(bytes.data(), expected, length) == 0), "view " << v);
+                }
+            }
+            const auto required = packed_json["extensionsRequired"].get<std::vector<std::string>>();
+            BOOST_TEST(
+                (std::find(required.begin(), required.end(), "EXT_meshopt_compression") != required.end()));
+        }
+    }
+    BOOST_TEST(compressed_views >= 50u);
 }
 
 BOOST_AUTO_TEST_CASE(the_output_name_chooses_the_format) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <meshoptimizer.h>
 
 namespace assbin::converter::gltf {
 
@@ -109,14 +110,83 @@ std::string uri_of_file_name(std::string_view name) {
 
 uint32_t Document::add_view(std::span<const std::byte> bytes, ViewTarget target, uint32_t stride) {
     bin_.resize((bin_.size() + 3) & ~size_t{3}, std::byte{0});
-    const size_t offset = bin_.size();
+    View view;
+    view.offset = bin_.size();
+    view.length = bytes.size();
+    view.stride = stride;
+    view.target = target;
     bin_.insert(bin_.end(), bytes.begin(), bytes.end());
-    std::string view = "\"buffer\":0,\"byteOffset\":" + std::to_string(offset) +
-                       ",\"byteLength\":" + std::to_string(bytes.size());
-    if (stride != 0) view += ",\"byteStride\":" + std::to_string(stride);
-    if (target != kNoTarget) view += ",\"target\":" + std::to_string(target);
-    views_.push_back(std::move(view));
+    views_.push_back(view);
     return static_cast<uint32_t>(views_.size() - 1);
+}
+
+namespace {
+
+// A view's index values (2 or 4 bytes each) widened, and the vertex count they imply.
+std::vector<uint32_t> indices_of(const std::byte* data, size_t count, uint32_t size, size_t& vertices) {
+    std::vector<uint32_t> indices(count);
+    vertices = 0;
+    for (size_t i = 0; i < count; ++i) {
+        if (size == 2) {
+            uint16_t narrow;
+            std::memcpy(&narrow, data + 2 * i, 2);
+            indices[i] = narrow;
+        } else {
+            std::memcpy(&indices[i], data + 4 * i, 4);
+        }
+        vertices = std::max<size_t>(vertices, size_t{indices[i]} + 1);
+    }
+    return indices;
+}
+
+} // namespace
+
+void Document::compress_with_meshopt() {
+    std::vector<std::byte> packed;
+    size_t fallback = 0;
+    std::vector<unsigned char> encoded;
+    for (View& view : views_) {
+        const std::byte* data = bin_.data() + view.offset;
+        packed.resize((packed.size() + 3) & ~size_t{3}, std::byte{0});
+        const bool attributes = view.target == kArrayBuffer && view.element % 4 == 0 && view.element > 0 &&
+                                view.element <= 256 && view.length % view.element == 0;
+        const bool index_view =
+            view.target == kElementArrayBuffer && (view.element == 2 || view.element == 4);
+        if (!attributes && !index_view) { // kept as it is, in the one buffer
+            const size_t at = packed.size();
+            packed.insert(packed.end(), data, data + view.length);
+            view.offset = at;
+            continue;
+        }
+        const size_t count = view.length / view.element;
+        if (attributes) {
+            encoded.resize(meshopt_encodeVertexBufferBound(count, view.element));
+            encoded.resize(
+                meshopt_encodeVertexBuffer(encoded.data(), encoded.size(), data, count, view.element));
+        } else {
+            size_t vertices = 0;
+            const std::vector<uint32_t> indices = indices_of(data, count, view.element, vertices);
+            if (view.triangles) {
+                encoded.resize(meshopt_encodeIndexBufferBound(count, vertices));
+                encoded.resize(
+                    meshopt_encodeIndexBuffer(encoded.data(), encoded.size(), indices.data(), count));
+            } else {
+                encoded.resize(meshopt_encodeIndexSequenceBound(count, vertices));
+                encoded.resize(
+                    meshopt_encodeIndexSequence(encoded.data(), encoded.size(), indices.data(), count));
+            }
+        }
+        view.compressed_at = static_cast<int64_t>(packed.size());
+        view.compressed_length = encoded.size();
+        const auto* bytes = reinterpret_cast<const std::byte*>(encoded.data());
+        packed.insert(packed.end(), bytes, bytes + encoded.size());
+        fallback = (fallback + 3) & ~size_t{3};
+        view.offset = fallback; // where it decodes to, in the fallback buffer
+        fallback += view.length;
+    }
+    bin_.swap(packed);
+    fallback_length_ = fallback;
+    use_extension("EXT_meshopt_compression", true);
 }
 
 uint32_t Document::add_accessor_on(uint32_t view, ComponentType component, size_t count, const char* type,
@@ -184,11 +254,38 @@ std::string Document::json(const std::string& buffer_uri) const {
     append_array(out, "animations", animations);
     append_array(out, "cameras", cameras);
     append_array(out, "accessors", accessors_);
-    append_array(out, "bufferViews", views_);
+    std::vector<std::string> views;
+    for (const View& view : views_) {
+        const bool compressed = view.compressed_at >= 0;
+        std::string text = "\"buffer\":" + std::string(compressed ? "1" : "0") +
+                           ",\"byteOffset\":" + std::to_string(view.offset) +
+                           ",\"byteLength\":" + std::to_string(view.length);
+        const uint32_t stride = compressed && view.target == kArrayBuffer ? view.element : view.stride;
+        if (stride != 0) text += ",\"byteStride\":" + std::to_string(stride);
+        if (view.target != kNoTarget) text += ",\"target\":" + std::to_string(view.target);
+        if (compressed) {
+            text += ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":" +
+                    std::to_string(view.compressed_at) +
+                    ",\"byteLength\":" + std::to_string(view.compressed_length) +
+                    ",\"byteStride\":" + std::to_string(view.element) +
+                    ",\"count\":" + std::to_string(view.length / view.element) + ",\"mode\":\"" +
+                    (view.target == kArrayBuffer ? "ATTRIBUTES"
+                     : view.triangles            ? "TRIANGLES"
+                                                 : "INDICES") +
+                    "\"}}";
+        }
+        views.push_back(std::move(text));
+    }
+    append_array(out, "bufferViews", views);
     if (!bin_.empty()) {
         out += ",\"buffers\":[{\"byteLength\":" + std::to_string(bin_.size());
         if (!buffer_uri.empty()) out += ",\"uri\":" + json_string(uri_of_file_name(buffer_uri));
-        out += "}]";
+        out += "}";
+        if (fallback_length_ > 0) {
+            out += ",{\"byteLength\":" + std::to_string(fallback_length_) +
+                   ",\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}}";
+        }
+        out += "]";
     }
     if (!lights.empty()) {
         std::vector<std::string> none;

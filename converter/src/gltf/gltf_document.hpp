@@ -67,6 +67,7 @@ class Document {
         for (size_t e = 0; e < count; ++e)
             std::memcpy(padded.data() + e * stride, values.data() + e * components, element);
         const uint32_t view = add_view(padded, kArrayBuffer, static_cast<uint32_t>(stride));
+        views_[view].element = static_cast<uint32_t>(stride);
         return add_accessor_on(view, component, count, type, normalized,
                                bounds ? bounds_of(values, components) : "");
     }
@@ -79,6 +80,7 @@ class Document {
                           uint32_t components, ViewTarget target, bool bounds = false,
                           bool normalized = false) {
         const uint32_t view = add_view(std::as_bytes(values), target);
+        if (target != kNoTarget) views_[view].element = static_cast<uint32_t>(components * sizeof(T));
         std::string extra;
         if (bounds) extra = bounds_of(values, components);
         return add_accessor_on(view, component, values.size() / components, type, normalized, extra);
@@ -92,6 +94,15 @@ class Document {
         array.push_back(std::move(fields));
         return static_cast<uint32_t>(array.size() - 1);
     }
+
+    // The last view added holds a triangle list's indices (EXT_meshopt_compression's TRIANGLES mode).
+    void mark_last_view_triangles() { views_.back().triangles = true; }
+
+    // EXT_meshopt_compression with meshoptimizer's own encoders: every vertex attribute and index
+    // view is replaced by its encoded bytes (in the one buffer), and a fallback buffer without data
+    // stands where they decode to (so the extension is required). Animation, skin and image views
+    // stay as they are. Call once, after the last view.
+    void compress_with_meshopt();
 
     // Declares an extension (extensionsUsed); `required` also lists it in extensionsRequired.
     void use_extension(const std::string& name, bool required = false);
@@ -135,8 +146,21 @@ class Document {
             return std::to_string(static_cast<uint64_t>(v));
     }
 
+    struct View {
+        size_t offset = 0, length = 0;
+        uint32_t stride = 0; // byteStride written (0: none)
+        ViewTarget target = kNoTarget;
+        uint32_t element = 0;   // bytes per element of a vertex attribute or index view
+        bool triangles = false; // an index view of a triangle list
+        // EXT_meshopt_compression: where its encoded bytes lie in bin_ (-1: not compressed; `offset`
+        // is then in the fallback buffer).
+        int64_t compressed_at = -1;
+        size_t compressed_length = 0;
+    };
     std::vector<std::byte> bin_;
-    std::vector<std::string> views_, accessors_;
+    std::vector<View> views_;
+    std::vector<std::string> accessors_;
+    size_t fallback_length_ = 0; // the fallback buffer's size, once compressed
     std::vector<std::string> extensions_used_, extensions_required_;
 };
 

@@ -582,6 +582,7 @@ std::string write_primitive(Build& build, Streams& streams, const std::vector<ui
                      std::to_string(doc.add_accessor(std::span<const uint32_t>(indices), kUnsignedInt,
                                                      "SCALAR", 1, kElementArrayBuffer));
     }
+    if (mode == 4) build.doc.mark_last_view_triangles(); // the index view just written
     if (build.options.record_vertex_origins) build.origins.back().push_back(streams.origin);
     primitive += ",\"material\":" + std::to_string(material);
     if (mode != 4) primitive += ",\"mode\":" + std::to_string(mode);

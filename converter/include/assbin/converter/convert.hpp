@@ -39,6 +39,9 @@ struct ConvertOptions {
     // colours as normalized bytes; weights as normalized shorts (8 bits move skinned vertices by up
     // to 1e-3 of the model's size).
     bool quantize = false;
+    // glTF: EXT_meshopt_compression, meshoptimizer's own encoders over every vertex attribute and
+    // index buffer (required by the file; viewers decode it with meshoptimizer's decoders).
+    bool meshopt = false;
     // The UV channel written to the vertices (and used for tangents); a mesh without it gets (0, 0).
     uint32_t uv_channel = 0;
     // Used for animations whose ticks per second is 0 (unspecified); 25 is the Assimp viewer's choice.
