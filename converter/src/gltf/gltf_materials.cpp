@@ -115,7 +115,7 @@ struct Materials::State {
     int32_t image(const std::string& path, const std::string& label) {
         if (const auto found = image_of.find(path); found != image_of.end()) return found->second;
         int32_t index = -1;
-        bool texels = false;
+        std::string texels; // the "*N" of an embedded texel array
         std::optional<std::vector<std::byte>> file = sources.file_bytes(path, label, &texels);
         const char* mime = nullptr;
         if (file && (is_png(*file) || is_jpeg(*file))) {
@@ -132,14 +132,14 @@ struct Materials::State {
                         "images are sRGB with square pixels; the pixels are carried as they are");
                 }
             }
-        } else if (file || texels) {
+        } else if (file || !texels.empty()) {
             const detail::Pixels* pixels = nullptr;
             std::optional<detail::Pixels> decoded;
             if (file) {
                 decoded = sources.decode(*file, "texture " + detail::quote_name(path), label);
                 if (decoded) pixels = &*decoded;
             } else {
-                pixels = sources.rgba(path, label);
+                pixels = sources.rgba(texels, label);
             }
             if (pixels) {
                 Image rgba{pixels->width, pixels->height, pixels->data};

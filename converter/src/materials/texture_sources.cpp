@@ -82,8 +82,8 @@ TextureSources::external_file(const std::string& path, const std::string& materi
 }
 
 std::optional<std::vector<std::byte>> TextureSources::file_bytes(const std::string& path,
-                                                                 const std::string& material, bool* texels) {
-    *texels = false;
+                                                                 const std::string& material, std::string* texels) {
+    texels->clear();
     std::string reference = path;
     if (const auto alias = aliases_.find(path); alias != aliases_.end()) {
         report_.warn(alias_note(alias->first, alias->second));
@@ -99,7 +99,7 @@ std::optional<std::vector<std::byte>> TextureSources::file_bytes(const std::stri
         }
         const assbin::Texture& texture = scene_.textures[*n];
         if (!texture.is_compressed()) {
-            *texels = true;
+            *texels = reference;
             return std::nullopt;
         }
         const auto bytes = std::as_bytes(std::span(texture.data));

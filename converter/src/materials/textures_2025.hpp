@@ -41,9 +41,10 @@ class TextureSources {
 
     // The image file `path` names, byte for byte (an embedded compressed texture or an external
     // file), for a writer that carries files as they are (glTF's PNG and JPEG). nullopt when it is
-    // an embedded texel array (`*texels` set: rgba() gives it) or cannot be had (reported).
+    // an embedded texel array (`*texels` set to the "*N" it is: rgba() of that gives it, said once)
+    // or cannot be had (reported).
     std::optional<std::vector<std::byte>> file_bytes(const std::string& path, const std::string& material,
-                                                     bool* texels);
+                                                     std::string* texels);
     // Decodes an image file to RGBA; nullopt (reported, naming `what`) when it is not one.
     std::optional<Pixels> decode(std::span<const std::byte> file, const std::string& what,
                                  const std::string& material);
