@@ -98,6 +98,26 @@ std::string gltf_counts_differ(const assbin::Scene& scene, const ConvertResult& 
                    std::to_string(want.triangles_min) + ".." + std::to_string(want.triangles_max) + ", " +
                    std::to_string(want.lines) + ", " + std::to_string(want.points);
     }
+    // Every dump material, in order (glTF material m is dump material m; copies for primitives that
+    // lack a UV set follow).
+    const nlohmann::json materials = j.value("materials", nlohmann::json::array());
+    if (materials.size() < scene.materials.size())
+        return std::to_string(materials.size()) + " materials for the dump's " +
+               std::to_string(scene.materials.size());
+    for (size_t m = 0; m < scene.materials.size(); ++m) {
+        const std::string name = scene.materials[m].name();
+        const bool ascii = std::all_of(name.begin(), name.end(), [](char c) { return c > 0 && c < 0x7f; });
+        if (ascii && materials[m].value("name", std::string()) != name) // other names: UTF-8 rules apply
+            return "material " + std::to_string(m) + " is named '" +
+                   materials[m].value("name", std::string()) + "', the dump's '" + name + "'";
+    }
+    // Joints: each skin's are distinct nodes.
+    for (const nlohmann::json& skin : j.value("skins", nlohmann::json::array())) {
+        std::set<size_t> joints;
+        for (const nlohmann::json& joint : skin["joints"])
+            joints.insert(joint.get<size_t>());
+        if (joints.size() != skin["joints"].size()) return "a skin names one node twice";
+    }
     size_t punctual = 0, cameras = 0;
     for (const assbin::Light& light : scene.lights)
         punctual += light.type >= 1 && light.type <= 3;
