@@ -1,5 +1,5 @@
-// `assbin render IN -o OUT.png [options]`: a posed, lit picture of a full dump or an AEM file (either
-// layout), drawn with OpenGL 3.3 core on a headless EGL context (Mesa's software rasteriser when
+// `assbin render IN -o OUT.png [options]`: a posed, lit picture of a full dump, a glTF file or an AEM file
+// (either layout), drawn with OpenGL 3.3 core on a headless EGL context (Mesa's software rasteriser when
 // there is no GPU). A dump is converted in memory and posed like its AEM model; the same input and
 // options give the same PNG on the same rasteriser.
 #include "cli_common.hpp"
@@ -47,8 +47,9 @@ constexpr std::string_view kUsage =
     "                     [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
     "                     [--anim A --time T] [--wireframe] [--normals] [--bones] [--background RRGGBB]\n"
     "                     [--texture-dir DIR]...\n\n"
-    "Draws IN (a full dump, a shortened dump as its meshes' bounds, or an AEM file of either layout)\n"
-    "posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser without a GPU).";
+    "Draws IN (a full dump, a shortened dump as its meshes' bounds, an AEM file of either layout, or a\n"
+    ".glb/.gltf file at rest) posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser\n"
+    "without a GPU).";
 
 struct Request {
     std::string input, output;
