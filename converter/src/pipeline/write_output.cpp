@@ -200,10 +200,13 @@ bool output_is_stream(const fs::path& aem_path) {
 
 void drop_textures_for_stream(ConvertResult& result, const fs::path& aem_path) {
     if (result.textures.empty() || !output_is_stream(aem_path)) return;
-    result.warnings.push_back(std::to_string(result.textures.size()) +
-                              (result.textures.size() == 1 ? " texture file is" : " texture files are") +
-                              " not written: the model goes into " + aem_path.string() +
-                              ", a stream, which has no folder to put them beside");
+    const size_t count = result.textures.size();
+    const std::string files = result.format == OutputFormat::Gltf
+                                  ? (count == 1 ? " file the .gltf names (its .bin or an image) is"
+                                                : " files the .gltf names (its .bin and images) are")
+                                  : (count == 1 ? " texture file is" : " texture files are");
+    result.warnings.push_back(std::to_string(count) + files + " not written: the model goes into " +
+                              aem_path.string() + ", a stream, which has no folder to put them beside");
     result.textures.clear();
     result.stats.textures_written = 0;
 }
