@@ -114,6 +114,7 @@ void place_meshes(Build& build, uint32_t n, size_t& joints_total) {
                                          : Eigen::Matrix4f(out.inverse_bind[with_node++].cast<float>());
             if (quantized)
                 matrix = (matrix.cast<double>() * dequantize).cast<float>(); // folded into the skin
+            if (!matrix.allFinite()) matrix.setIdentity(); // a node scaled to nothing has no inverse
             matrix.row(3) << 0, 0, 0, 1; // affine, as glTF requires exactly (a dump's can be 1 + 1e-7)
             inverse_binds.insert(inverse_binds.end(), matrix.data(), matrix.data() + 16);
         }
