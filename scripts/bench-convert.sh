@@ -14,7 +14,8 @@
 #     against the AEM written, memory faulted in against the peak), discs of 30k/300k/3M triangles
 #     around one vertex and 64 grids stacked at one spot (time per triangle must stay flat; the 3M
 #     disc's memory faulted in), a 65,535-corner polygon; and the family of shapes built to break
-#     each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh: time per element).
+#     each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh: time per element);
+#   - glTF out: the set to .glb against its AEM conversion and Assimp's exporter (scripts/bench-gltf.sh).
 # First, what fresh memory costs on this machine (assbin_fresh_memory_bench: first writes with 4 KiB
 # and 2 MiB pages against memset): a big convert's arrays are mostly fresh pages, and on a VM whose
 # host takes back idle memory a huge page can cost ten times more after a pause than just freed, so
@@ -146,18 +147,7 @@ row() { printf '%-52s %12s %12s %8s  %s\n' "$@"; }
 # --- the game-ready corpus set, one process
 set_dir=$work/set
 if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
-    mkdir -p "$set_dir"
-    files=()
-    # Full dumps with faces: the one point cloud (no faces, refused by convert) is not game geometry.
-    while IFS=$'\t' read -r path _ _ variant _ _ _ _ _ _ _ _ _ _ _ _ _ faces _; do
-        [ "$variant" = full ] && [ "${faces:-0}" -gt 0 ] || continue
-        file=$corpus/assimp-5.2.5/$path
-        [ "$(stat -c %s "$file")" -ge 20480 ] || continue
-        mkdir -p "$set_dir/$(dirname "$path")"
-        ln -s "$(realpath "$file")" "$set_dir/$path" # the folder keeps names apart: one output each
-        files+=("$file")
-    done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
-    cat "${files[@]}" >/dev/null
+    game_ready_set "$set_dir"
     cat_ms=$(best_ms cat "${files[@]}")
     times=$(one_two_assimp_ms "$set_dir" "${files[@]}")
     read -r one two yard <<<"$times"
@@ -270,3 +260,6 @@ row "star_65535 (one polygon of 65,535 corners)" "$star ms" "" "" ""
 
 # --- the shapes built to break each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh)
 ASSBIN_SHAPES_DIR=$work/shapes runs=$runs scripts/bench-shapes.sh
+
+# --- glTF out: the same set to .glb, against its AEM conversion and Assimp's exporter (scripts/bench-gltf.sh)
+scripts/bench-gltf.sh --runs "$runs" --corpus "$corpus"

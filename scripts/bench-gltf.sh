@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments
+source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments, game_ready_set
 bench_arguments "$0" "$@"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
@@ -28,16 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rounds_file=$work/rounds # every round's times, for the ratios' medians (bench-timing.sh)
 set_dir=$work/set
-files=()
-while IFS=$'\t' read -r path _ _ variant _ _ _ _ _ _ _ _ _ _ _ _ _ faces _; do
-    [ "$variant" = full ] && [ "${faces:-0}" -gt 0 ] || continue
-    file=$corpus/assimp-5.2.5/$path
-    [ "$(stat -c %s "$file")" -ge 20480 ] || continue
-    mkdir -p "$set_dir/$(dirname "$path")"
-    ln -s "$(realpath "$file")" "$set_dir/$path"
-    files+=("$file")
-done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
-cat "${files[@]}" >/dev/null
+game_ready_set "$set_dir"
 
 before_each_run() { rm -rf "$work/out"; }
 to_glb() { "$assbin" convert "$set_dir" --out-dir "$work/out" --format glb --quiet --jobs 1; }
