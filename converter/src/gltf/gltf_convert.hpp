@@ -98,8 +98,9 @@ class Materials {
     explicit Materials(Build& build);
     ~Materials();
     uint32_t for_primitive(uint32_t material, uint32_t texcoord_sets);
-    // Whether the dump material has a normal map (its primitives then get tangents).
-    bool has_normal_map(uint32_t material) const;
+    // The UV set of the dump material's normal map, or nullopt without one (its primitives get
+    // tangents over that set).
+    std::optional<uint32_t> normal_map_uv_set(uint32_t material) const;
     // Writes every dump material in order, as for a primitive with every UV set it uses: glTF material
     // m is dump material m (nothing is lost, and a viewer's material order is the dump's); the
     // copies for primitives that lack a set follow.

@@ -345,9 +345,11 @@ void Materials::write_every_material() {
         for_primitive(m, assbin::kMaxUvChannels);
 }
 
-bool Materials::has_normal_map(uint32_t material) const {
+std::optional<uint32_t> Materials::normal_map_uv_set(uint32_t material) const {
     const assbin::Material& source = state_->build.scene.materials[material];
-    return detail::texture_path(source, kNormals) || detail::texture_path(source, kNormalCamera);
+    const uint32_t type = detail::texture_path(source, kNormals) ? kNormals : kNormalCamera;
+    if (!detail::texture_path(source, type)) return std::nullopt;
+    return static_cast<uint32_t>(std::max(0.0, number(source, "$tex.uvwsrc", type).value_or(0)));
 }
 
 } // namespace assbin::converter::gltf

@@ -325,14 +325,14 @@ void repair_normals(Streams& streams, const std::vector<uint32_t>& triangles, co
     }
 }
 
-// MikkTSpace frames (the same code as AEM's, output_tangents.cpp) over glTF's UV set 0; a vertex
-// whose corners fall in different MikkTSpace groups is split.
-void add_tangents(Streams& streams, std::vector<uint32_t>& triangles, size_t& split) {
+// MikkTSpace frames (the same code as AEM's, output_tangents.cpp) over the normal map's UV set, in
+// glTF's UV space; a vertex whose corners fall in different MikkTSpace groups is split.
+void add_tangents(Streams& streams, std::vector<uint32_t>& triangles, size_t set, size_t& split) {
     std::vector<aem::Vertex> vertices(streams.size());
     for (size_t v = 0; v < streams.size(); ++v) {
         vertices[v].position = Eigen::Vector3f(streams.positions[v].data());
         vertices[v].normal = Eigen::Vector3f(streams.normals[v].data());
-        vertices[v].uv = Eigen::Vector2f(streams.uvs[0][v][0], streams.uvs[0][v][1]);
+        vertices[v].uv = Eigen::Vector2f(streams.uvs[set][v][0], streams.uvs[set][v][1]);
     }
     const std::vector<uint8_t> wanted(vertices.size(), 1);
     const std::vector<uint32_t> copies = detail::write_tangent_frames(vertices, triangles, wanted, true);
@@ -614,8 +614,9 @@ void write_meshes(Build& build) {
             if (!bad.empty()) repair_normals(streams, faces.triangles, bad, tally.bad_normals);
             build.stats.source_vertices += streams.size();
             build.stats.triangles += faces.triangles.size() / 3;
-            if (!streams.normals.empty() && !streams.uvs.empty() && materials.has_normal_map(material))
-                add_tangents(streams, faces.triangles, split);
+            const std::optional<uint32_t> normal_set = materials.normal_map_uv_set(material);
+            if (!streams.normals.empty() && normal_set && *normal_set < streams.uvs.size())
+                add_tangents(streams, faces.triangles, *normal_set, split);
             if (build.options.optimize) {
                 optimize(streams, faces.triangles, build.stats);
             } else {
