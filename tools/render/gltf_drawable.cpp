@@ -14,6 +14,7 @@
 
 #include <Eigen/Geometry>
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -47,7 +48,8 @@ std::filesystem::path file_of_uri(const std::filesystem::path& folder, const std
                                  "' is not a file beside the .gltf (not supported)");
     std::string name;
     for (size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size()) {
+        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
             name += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
             i += 2;
         } else {
@@ -116,14 +118,19 @@ class GltfFile {
         const bool normalized = a.value("normalized", false);
         const size_t size = type == 5126 || type == 5125 ? 4 : type == 5123 || type == 5122 ? 2 : 1;
         if (width_out) *width_out = width;
-        std::vector<float> out(count * width, 0.0f);
-        if (!a.contains("bufferView")) return out; // all zeros (sparse accessors are not drawn)
+        if (!a.contains("bufferView")) // sparse-only accessors are not drawn: no data
+            throw std::runtime_error("accessor " + std::to_string(index) +
+                                     " has no buffer view (not supported)");
         const size_t view_index = a.at("bufferView").get<size_t>();
         const std::vector<std::byte> view = view_bytes(view_index);
         const size_t offset = a.value("byteOffset", size_t{0});
         const size_t stride = doc_["bufferViews"][view_index].value("byteStride", width * size);
-        if (count > 0 && (offset > view.size() || (count - 1) * stride + width * size > view.size() - offset))
+        // Checked against the bytes before anything is allocated (a count of 10^12 is refused here).
+        if (count > 0 &&
+            (stride == 0 || offset > view.size() || count - 1 > (view.size() - offset) / stride ||
+             (count - 1) * stride + width * size > view.size() - offset))
             throw std::runtime_error("accessor " + std::to_string(index) + " reaches past its buffer view");
+        std::vector<float> out(count * width, 0.0f);
         for (size_t e = 0; e < count; ++e) {
             for (size_t c = 0; c < width; ++c) {
                 const std::byte* at = view.data() + offset + e * stride + c * size;
@@ -319,9 +326,9 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
                 if (skinned && 4 * v + 3 < joints.size() && 4 * v + 3 < weights.size()) {
                     place = Eigen::Matrix4f::Zero();
                     for (size_t k = 0; k < 4; ++k) {
-                        const auto j = static_cast<size_t>(joints[4 * v + k]);
-                        if (weights[4 * v + k] != 0 && j < joint_matrix.size())
-                            place += weights[4 * v + k] * joint_matrix[j];
+                        const float joint = joints[4 * v + k];
+                        if (weights[4 * v + k] != 0 && joint >= 0 && joint < float(joint_matrix.size()))
+                            place += weights[4 * v + k] * joint_matrix[static_cast<size_t>(joint)];
                     }
                 }
                 aem::Vertex vertex;
@@ -347,9 +354,10 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
             }
             const auto first_index = static_cast<uint32_t>(model.indices.size());
             for (size_t i = 0; i + 2 < indices.size(); i += 3) {
-                if (indices[i] >= float(count) || indices[i + 1] >= float(count) ||
-                    indices[i + 2] >= float(count))
-                    continue;
+                if (!(indices[i] >= 0 && indices[i + 1] >= 0 && indices[i + 2] >= 0 &&
+                      indices[i] < float(count) && indices[i + 1] < float(count) &&
+                      indices[i + 2] < float(count)))
+                    continue; // out of range (or not an index): not drawn
                 for (size_t k = 0; k < 3; ++k)
                     model.indices.push_back(first + static_cast<uint32_t>(indices[i + k]));
             }
