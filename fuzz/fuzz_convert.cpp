@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     options.keep_meshes = (choice & 4) != 0;
     options.compress_textures = (choice & 8) != 0;
     options.max_texture_size = choice & 16 ? 64 : 0;
-    options.max_texture_pixels = 1 << 20; // bounded work per input
+    options.max_texture_pixels = 1 << 20;                                   // bounded work per input
     if (choice & 32) options.format = assbin::converter::OutputFormat::Glb; // the glTF writer too
     options.quantize = (choice & 64) != 0;
     try {
@@ -47,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // A clear refusal is the expected outcome for broken scenes; Internal is by definition a
         // converter bug (the final model check or flatten found a broken invariant): a finding.
         if (error.refusal() == assbin::converter::Refusal::Internal)
-            assbin_fuzz::invariant_broken((std::string("convert refused with Internal: ") + error.what()).c_str());
+            assbin_fuzz::invariant_broken(
+                (std::string("convert refused with Internal: ") + error.what()).c_str());
     }
     return 0;
 }

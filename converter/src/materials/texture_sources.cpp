@@ -81,8 +81,8 @@ TextureSources::external_file(const std::string& path, const std::string& materi
     return bytes;
 }
 
-std::optional<std::vector<std::byte>> TextureSources::file_bytes(const std::string& path,
-                                                                 const std::string& material, std::string* texels) {
+std::optional<std::vector<std::byte>>
+TextureSources::file_bytes(const std::string& path, const std::string& material, std::string* texels) {
     texels->clear();
     std::string reference = path;
     if (const auto alias = aliases_.find(path); alias != aliases_.end()) {
