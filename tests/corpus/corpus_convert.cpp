@@ -253,16 +253,10 @@ int convert_all(const fs::path& folder, bool check_poses, const std::set<std::st
     const auto start = std::chrono::steady_clock::now();
     for (const fs::path& file : assbin::find_dumps(folder)) {
         const std::string name = fs::relative(file, folder).string();
-        assbin::Scene scene;
-        try {
-            scene = assbin::read_file(file);
-        } catch (const assbin::ParseError& error) {
-            const bool expected = unreadable.count(file.filename().string()) > 0;
-            std::cout << (expected ? "expected " : "FAILED   ") << name << ": unreadable: " << error.what()
-                      << "\n";
-            (expected ? passed : failed) += 1;
-            continue;
-        }
+        std::optional<assbin::Scene> read =
+            assbin_test::read_corpus_dump(file, name, unreadable, true, passed, failed);
+        if (!read) continue;
+        assbin::Scene& scene = *read;
         if (scene.is_shortened()) {
             ++skipped;
             continue;

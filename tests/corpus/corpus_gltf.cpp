@@ -134,15 +134,10 @@ int main(int argc, char** argv) {
     size_t passed = 0, failed = 0, refused = 0, number = 0;
     for (const fs::path& file : assbin::find_dumps(folder)) {
         const std::string name = fs::relative(file, folder).string();
-        assbin::Scene scene;
-        try {
-            scene = assbin::read_file(file);
-        } catch (const assbin::ParseError& error) {
-            const bool expected = unreadable.count(file.filename().string()) > 0;
-            if (!expected) std::cout << "FAILED   " << name << ": unreadable: " << error.what() << "\n";
-            (expected ? passed : failed) += 1;
-            continue;
-        }
+        std::optional<assbin::Scene> read =
+            assbin_test::read_corpus_dump(file, name, unreadable, false, passed, failed);
+        if (!read) continue;
+        assbin::Scene& scene = *read;
         if (scene.is_shortened()) continue;
         ConvertOptions options;
         options.format = OutputFormat::Glb;

@@ -164,27 +164,23 @@ BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
 // with the reason before anything is allocated for it, never a crash.
 BOOST_AUTO_TEST_CASE(a_lying_gltf_file_is_refused_with_the_reason) {
     const TempDir temp;
-    const auto write = [&](const std::string& name, const std::string& text) {
-        std::ofstream(temp.path() / name) << text;
+    std::ofstream(temp.path() / "b.bin", std::ios::binary) << std::string(36, '\0');
+    // One triangle's worth of positions in a 36-byte buffer, as the accessor's count and the URI say.
+    const auto gltf = [&](const std::string& name, const std::string& count, const std::string& uri) {
+        std::ofstream(temp.path() / name)
+            << R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
+            << R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"accessors":[{"bufferView":0,)"
+            << R"("componentType":5126,"count":)" << count << R"(,"type":"VEC3"}],)"
+            << R"("bufferViews":[{"buffer":0,"byteLength":36}],"buffers":[{"byteLength":36,"uri":")" << uri
+            << R"("}]})";
         return (temp.path() / name).string();
     };
-    std::ofstream(temp.path() / "b.bin", std::ios::binary) << std::string(36, '\0');
-    const std::string head =
-        R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],)"
-        R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],)";
-    const std::string huge = write("huge.gltf", head + R"("accessors":[{"bufferView":0,"componentType":5126,)"
-                                                       R"("count":1000000000000,"type":"VEC3"}],)"
-                                                       R"("bufferViews":[{"buffer":0,"byteLength":36}],)"
-                                                       R"("buffers":[{"byteLength":36,"uri":"b.bin"}]})");
-    const auto refused = run_cli({"render", huge, "-o", (temp.path() / "h.png").string()});
+    const auto refused = run_cli(
+        {"render", gltf("huge.gltf", "1000000000000", "b.bin"), "-o", (temp.path() / "h.png").string()});
     BOOST_TEST(refused.exit_code != 0);
     BOOST_TEST(refused.err.find("accessor 0 reaches past its buffer view") != std::string::npos, refused.err);
-    const std::string nowhere =
-        write("nowhere.gltf", head + R"("accessors":[{"bufferView":0,"componentType":5126,)"
-                                     R"("count":3,"type":"VEC3"}],)"
-                                     R"("bufferViews":[{"buffer":0,"byteLength":36}],)"
-                                     R"("buffers":[{"byteLength":36,"uri":"missing.bin"}]})");
-    const auto missing = run_cli({"render", nowhere, "-o", (temp.path() / "n.png").string()});
+    const auto missing =
+        run_cli({"render", gltf("nowhere.gltf", "3", "missing.bin"), "-o", (temp.path() / "n.png").string()});
     BOOST_TEST(missing.exit_code != 0);
     BOOST_TEST(missing.err.find("cannot open") != std::string::npos, missing.err);
 }
