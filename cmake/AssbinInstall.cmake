@@ -1,6 +1,7 @@
 # What `cmake --install` puts under the prefix, in two components that CPack turns into two Debian
 # packages (cmake/AssbinPackaging.cmake):
-#   runtime  bin/assbin, and the shared libraries when BUILD_SHARED_LIBS=ON
+#   runtime  bin/assbin, its manual page and bash completion, and the shared libraries when
+#            BUILD_SHARED_LIBS=ON
 #   dev      the libraries to link (static, or the shared ones' namelinks), the public headers,
 #            the CMake package (lib/cmake/assbin) and the pkg-config files (lib/pkgconfig)
 # find_package(assbin 0.1 CONFIG REQUIRED) gives assbin::assbin, aem::aem and assbin::converter.
@@ -35,6 +36,11 @@ if(ASSBIN_SHARED)
 endif()
 
 install(TARGETS assbin_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+# The manual page (tools/CMakeLists.txt makes it from --help) and the bash completion, where man and
+# bash-completion look under the prefix (share/man/man1, share/bash-completion/completions).
+install(FILES ${ASSBIN_MAN_PAGE}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/assbin.bash
+        DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME assbin COMPONENT runtime)
 
 # Two export sets because the namespaces differ: aem:: for the AEM library (usable alone, game
 # side), assbin:: for the reader and the converter. The converter's link to aem::aem crosses the

@@ -25,11 +25,11 @@
 # by round (best_ms_each), so that a machine whose speed drifts does not favour the one run first.
 # The targets are issue 26's; "NO" marks one not met, judged by the ratio of the best times; beside
 # each verdict, the median of the same ratio taken round by round (on a machine whose speed jumps,
-# a best can be one run's lucky moment). The README quotes a run with its machine.
+# a best can be one run's lucky moment). It prints its tables as docs/benchmarks.md holds them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-source scripts/bench-timing.sh # best_ms, bench_arguments
+source scripts/bench-timing.sh # best_ms, bench_arguments, md_head
 bench_arguments "$0" "$@"
 
 scripts/install-deps.sh libassimp-dev time
@@ -137,12 +137,21 @@ set_cpu_medians() {
         }' "$work/cpu_rounds"
 }
 
-echo "This machine's fresh memory (assbin_fresh_memory_bench):"
-build/bin/assbin_fresh_memory_bench --mib 256 --idle 3
+md_head "This machine's fresh memory" "scripts/bench-convert.sh --runs $runs (build/bin/assbin_fresh_memory_bench)"
+echo "A big conversion's arrays are mostly fresh pages: first writes to 256 MiB with 4 KiB pages, and with"
+echo "2 MiB pages after a 3 s pause and at once, against memset of the same memory resident."
 echo
+echo '```text'
+build/bin/assbin_fresh_memory_bench --mib 256 --idle 3
+echo '```'
 
-printf '%-52s %12s %12s %8s  %s\n' "input" "assbin" "yardstick" "ratio" "target"
-row() { printf '%-52s %12s %12s %8s  %s\n' "$@"; }
+md_head "Converting to AEM: whole processes against Assimp's import" "scripts/bench-convert.sh --runs $runs"
+echo "\`assbin convert\` against Assimp 5.2.5 importing the same dumps with the 2024 AEM exporter's"
+echo "post-processing (\`build/bin/assbin_assimp_import\`), best of $runs rounds run in turn (beside each"
+echo "verdict, the median of the ratio round by round); every run writes into an empty folder on disk."
+echo
+md_columns "input" "assbin" "yardstick" "ratio" "target"
+row() { md_row "$@"; }
 
 # --- the game-ready corpus set, one process
 set_dir=$work/set
@@ -183,7 +192,7 @@ if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
         row "  written to memory (tmpfs): --jobs 2 vs --jobs 1" "$mwall2 ms" "$mwall1 ms" \
             "$(ratio "$mwall1" "$mwall2")x" "no disk writes (medians of $runs)"
     else
-        echo "SKIPPED: /dev/shm is not a writable folder with 128 MB free: the set's runs written to memory are missing"
+        row "SKIPPED: /dev/shm is not a writable folder with 128 MB free: the set's runs written to memory are missing" "" "" "" ""
     fi
     if [ -x "$assimp" ]; then
         # Both targets at once: --jobs 2's wall <= 0.5 / 1.8 of Assimp's, and at least half its CPU.
@@ -196,7 +205,7 @@ if [ -f "$corpus/assimp-5.2.5/MANIFEST.tsv" ]; then
     row "the same, --jobs 1, memory faulted in (vs the peak)" "$set_faulted MB" "$set_peak MB" \
         "$(ratio "$set_faulted" "$set_peak")x" ""
 else
-    echo "SKIPPED: no corpus at $corpus (set --corpus or ASSBIN_CORPUS_DIR): the 163-file rows are missing"
+    row "SKIPPED: no corpus at $corpus (set --corpus or ASSBIN_CORPUS_DIR): the 163-file rows are missing" "" "" "" ""
 fi
 
 # --- one big mesh
@@ -259,6 +268,7 @@ star=$(convert_ms "$work/shapes/star_65535.assbin" --jobs 1)
 row "star_65535 (one polygon of 65,535 corners)" "$star ms" "" "" ""
 
 # --- the shapes built to break each stage's bound, at two sizes 10x apart (scripts/bench-shapes.sh)
+echo
 ASSBIN_SHAPES_DIR=$work/shapes runs=$runs scripts/bench-shapes.sh
 
 # --- glTF out: the same set to .glb, against its AEM conversion and Assimp's exporter (scripts/bench-gltf.sh)

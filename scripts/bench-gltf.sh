@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments, game_ready_set
+source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments, game_ready_set, md_head
 bench_arguments "$0" "$@"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
@@ -44,10 +44,15 @@ assimp_glb() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v value="$1" -v target="$2" 'BEGIN { printf "%s", value <= target ? "yes" : "NO" }'; }
-row() { printf '%-50s %12s %12s %8s  %s\n' "$@"; }
+row() { md_row "$@"; }
 
-echo "glTF out: the ${#files[@]}-file game-ready set, best of $runs rounds ($(nproc) cores, $(date -u +%Y-%m-%d), $(git rev-parse --short HEAD))"
-row "input" "assbin" "yardstick" "ratio" "target"
+md_head "glTF out: the game-ready set against its AEM conversion and Assimp's exporter" "scripts/bench-gltf.sh --runs $runs"
+echo "The ${#files[@]}-file game-ready set (every full dump of at least 20 KiB with faces in the corpus's"
+echo "\`assimp-5.2.5/\`) to \`.glb\` in one process (\`--jobs 1\`), against its AEM conversion and against"
+echo "Assimp 5.2.5's exporter (\`assimp export X.assbin X.glb glb2\`, one process per file), best of $runs rounds"
+echo "run in turn; beside each verdict the median of the ratio round by round."
+echo
+md_columns "" "assbin" "yardstick" "ratio" "target"
 if command -v assimp >/dev/null; then
     read -r glb aem yard <<<"$(best_ms_each to_glb to_aem assimp_glb)"
 else
@@ -67,18 +72,18 @@ rm -rf "$work/out" "$work/assimp"
 to_glb
 ours=$(find "$work/out" -name '*.glb' | wc -l)
 ours_bytes=$(find "$work/out" -name '*.glb' -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / 1048576 }')
-echo "assbin: $ours of ${#files[@]} files written, $ours_bytes MB"
+written_row="$ours of ${#files[@]}, $ours_bytes MB"
 validator=tests/gltf/validate.js
 can_validate=0
 if command -v node >/dev/null && [ -f tests/gltf/node_modules/gltf-validator/package.json ]; then can_validate=1; fi
 count_invalid() { # files whose report has errors (or that the validator cannot read)
     xargs -0 -n 100 node "$validator" | awk '/"failure"/ || /"errors":[1-9]/ { n++ } END { print n + 0 }'
 }
+invalid_row="SKIPPED: the validator needs node and npm ci in tests/gltf"
 if [ "$can_validate" -eq 1 ]; then
-    echo "  with validator errors: $(find "$work/out" -name '*.glb' -print0 | count_invalid)"
-else
-    echo "  SKIPPED: validator (needs node and npm ci in tests/gltf)"
+    invalid_row=$(find "$work/out" -name '*.glb' -print0 | count_invalid)
 fi
+assimp_written_row="(no assimp)" assimp_invalid_row="(no assimp)"
 if command -v assimp >/dev/null; then
     mkdir -p "$work/assimp"
     failed=0
@@ -88,17 +93,62 @@ if command -v assimp >/dev/null; then
         (assimp export "$file" "$work/assimp/$k.glb" glb2) >/dev/null 2>&1 || failed=$((failed + 1))
     done
     written=$(find "$work/assimp" -name '*.glb' -size +0 | wc -l)
-    echo "assimp export: $failed of ${#files[@]} failed (crash or error), $written files written"
+    assimp_written_row="$written of ${#files[@]} ($failed crashed or failed)"
+    assimp_invalid_row="-"
     if [ "$can_validate" -eq 1 ]; then
-        echo "  with validator errors: $(find "$work/assimp" -name '*.glb' -size +0 -print0 | count_invalid)"
+        assimp_invalid_row=$(find "$work/assimp" -name '*.glb' -size +0 -print0 | count_invalid)
     fi
+fi
+row "files written" "$written_row" "$assimp_written_row" "" ""
+row "files with glTF-Validator errors" "$invalid_row" "$assimp_invalid_row" "" "0"
+
+# --- --quantize against gltfpack (Debian's gltfpack) given our plain .glb and the same bit counts:
+# bytes other than images, file by file (target: ours at most 1.1x gltfpack's for each).
+md_head "glTF out: --quantize against gltfpack" "scripts/bench-gltf.sh --runs $runs"
+if command -v gltfpack >/dev/null; then
+    rm -rf "$work/quantized" && mkdir -p "$work/quantized" "$work/gltfpack"
+    "$assbin" convert "$set_dir" --out-dir "$work/quantized" --format glb --quantize --quiet --jobs 1
+    # Bytes of a .glb other than its images (the buffer views images point at).
+    glb_bytes_without_images() {
+        /usr/bin/python3 - "$@" <<'PYTHON'
+import json, struct, sys
+for path in sys.argv[1:]:
+    data = open(path, "rb").read()
+    length = struct.unpack_from("<I", data, 12)[0]
+    document = json.loads(data[20:20 + length])
+    views = document.get("bufferViews", [])
+    images = sum(views[image["bufferView"]]["byteLength"] for image in document.get("images", []) if "bufferView" in image)
+    print(len(data) - images)
+PYTHON
+    }
+    : >"$work/sizes"
+    while IFS= read -r plain; do
+        relative=${plain#"$work/out/"}
+        ours_file=$work/quantized/$relative
+        theirs_file=$work/gltfpack/${relative//\//_}
+        gltfpack -i "$plain" -o "$theirs_file" -vp 14 -vt 12 -vn 8 >/dev/null 2>&1 || continue
+        echo "$(glb_bytes_without_images "$ours_file" "$theirs_file" | tr '\n' ' ')" >>"$work/sizes"
+    done < <(find "$work/out" -name '*.glb' | sort)
+    gltfpack_version=$(gltfpack -h 2>&1 | head -1 | sed 's/^gltfpack //; s/ .*//')
+    echo "Bytes other than images of each file written with \`--quantize\` (14-bit positions, 12-bit UVs,"
+    echo "8-bit normals), against gltfpack $gltfpack_version given our plain \`.glb\` with the same bit counts"
+    echo "(\`gltfpack -vp 14 -vt 12 -vn 8\`), summed over the files both wrote."
+    echo
+    md_columns "" "assbin --quantize" "gltfpack" "ratio" "target"
+    awk '{ ours += $1; theirs += $2; n++; if ($1 > 1.1 * $2) over++ }
+        END { printf "| %d files | %.2f MB | %.2f MB | %.2fx | each <= 1.1x: %s (%d files over) |\n",
+              n, ours / 1048576, theirs / 1048576, ours / theirs, over ? "NO" : "yes", over }' "$work/sizes"
+else
+    echo "SKIPPED: gltfpack is not installed (apt-get install gltfpack)"
 fi
 
 # --- the shapes that break each stage's bound, to .glb
 build/bin/assbin_make_shapes "$work/shapes" >/dev/null
+md_head "glTF out: the shapes that break each stage's bound" "scripts/bench-gltf.sh --runs $runs"
+echo "The families of \`build/bin/assbin_make_shapes\` converted to \`.glb\` at two sizes 10x apart, \`--jobs 1\`;"
+echo "time per element of the whole process, best of $runs. Target: the large size's at most 1.5x the small's."
 echo
-echo "Shapes to .glb: time per element, small and large (10x apart), best of $runs"
-printf '%-11s %-9s %12s %12s %14s %14s %7s  %s\n' family element small large "small ns/elem" "large ns/elem" ratio "target <= 1.5x"
+md_columns family element small large "small ns/element" "large ns/element" growth "target <= 1.5x"
 declare -A small_ms small_n
 while IFS=$'\t' read -r family size file elements element options; do
     # shellcheck disable=SC2086 # the options column's words are split on purpose
@@ -110,5 +160,5 @@ while IFS=$'\t' read -r family size file elements element options; do
     fi
     awk -v f="$family" -v e="$element" -v sm="${small_ms[$family]}" -v sn="${small_n[$family]}" -v lm="$ms" -v ln="$elements" 'BEGIN {
         a = sm * 1e6 / sn; b = lm * 1e6 / ln; r = b / a
-        printf "%-11s %-9s %9.2f ms %9.2f ms %14.1f %14.1f %6.2fx  %s\n", f, e, sm, lm, a, b, r, (r <= 1.5 ? "yes" : "NO") }'
+        printf "| %s | %s | %.2f ms | %.2f ms | %.1f | %.1f | %.2fx | %s |\n", f, e, sm, lm, a, b, r, (r <= 1.5 ? "yes" : "NO") }'
 done < <(tail -n +2 "$work/shapes/families.tsv")

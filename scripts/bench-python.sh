@@ -6,7 +6,7 @@
 #   scripts/bench-python.sh [--runs N]     best of N runs (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/bench-timing.sh # bench_arguments
+source scripts/bench-timing.sh # bench_arguments, md_head
 bench_arguments "$0" "$@"
 scripts/install-deps.sh python3-pyassimp # the yardstick only, never the product
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
@@ -14,4 +14,5 @@ cmake --build build -j "$(nproc)" --target assbin_python assbin_make_shapes >/de
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 build/bin/assbin_make_shapes "$work/shapes" >/dev/null
+md_head "Python: assbin.read against reading the bytes" "scripts/bench-python.sh --runs $runs"
 PYTHONPATH=build/python /usr/bin/python3 python/bench/read_bench.py "$work/shapes/grid_700.assbin" --runs "$runs"

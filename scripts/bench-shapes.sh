@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-source scripts/bench-timing.sh # best_ms_each, bench_arguments
+source scripts/bench-timing.sh # best_ms_each, bench_arguments, md_head
 if [ -z "${ASSBIN_SHAPES_DIR:-}" ]; then
     bench_arguments "$0" "$@"
     scripts/install-deps.sh libassimp-dev
@@ -32,10 +32,13 @@ assimp=build/bin/assbin_assimp_import
 shapes_dir=$ASSBIN_SHAPES_DIR
 one_triangle=tests/data/assimp-5.2.5/SMD__triangle.smd.assbin
 
-shape_row() { printf '%-11s %-9s %12s %12s %14s %14s %7s  %s\n' "$@"; }
+shape_row() { md_row "$@"; }
+md_head "Converting to AEM: the shapes that break each stage's bound" "scripts/bench-shapes.sh --runs $runs"
+echo "Each family of \`build/bin/assbin_make_shapes\` converted at two sizes 10x apart, \`--jobs 1\`, written"
+echo "with \`-o\`; time per element: the best whole-process time (of $runs, in turn) less that of a process"
+echo "converting one triangle, divided by the elements. Target: the large size's at most 1.5x the small's."
 echo
-echo "Shapes that break each stage's bound: time per element, small and large (10x apart), best of $runs"
-shape_row family element small large "small ns/elem" "large ns/elem" ratio "target <= 1.5x"
+md_columns family element small large "small ns/element" "large ns/element" growth "target <= 1.5x"
 
 # Converts one file of the family (the options column's words split on purpose).
 convert_file() {
@@ -64,21 +67,28 @@ while IFS=$'\t' read -r family size file elements element options; do
     if [ "$family" = book ]; then book_ms=$large_ms book_per=$per_large book_file=$file; fi
     if [ "$family" = valence ]; then disc_small_per=$per_small disc_large_per=$per_large; fi
 done <"$shapes_dir/families.tsv"
-echo "(one process converting one triangle, subtracted from each: $base ms)"
+echo
+echo "One process converting one triangle, subtracted from each: $base ms."
 
 # The book against Assimp and against the discs.
+echo
+echo "The book of 100,000 pages on one hinge edge against Assimp 5.2.5 importing it with the 2024 AEM"
+echo "exporter's post-processing (\`build/bin/assbin_assimp_import\`), and against the discs' time per triangle:"
+echo
+md_columns "" "assbin" "yardstick" "target" "met"
 if [ -x "$assimp" ]; then
     import_book() { "$assimp" "$shapes_dir/$book_file"; }
     convert_book() { convert_file "$book_file" ""; }
     read -r ours theirs <<<"$(best_ms_each convert_book import_book)"
     verdict=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { print (a <= b) ? "yes" : "NO" }')
     [ "$verdict" = yes ] || failed=$((failed + 1))
-    echo "book_large (100,000 pages on one edge): $ours ms, Assimp $theirs ms: at most Assimp's time: $verdict"
+    md_row "book_large, whole process" "$ours ms" "Assimp's import: $theirs ms" "at most Assimp's time" "$verdict"
 else
-    echo "SKIPPED: assbin_assimp_import not built (no libassimp-dev): the book against Assimp is missing"
+    md_row "book_large, whole process" "" "SKIPPED: assbin_assimp_import not built (no libassimp-dev)" "" ""
 fi
 within=$(awk -v b="$book_per" -v s="$disc_small_per" -v l="$disc_large_per" \
     'BEGIN { ok = b >= 0.5 * s && b <= 1.5 * s && b >= 0.5 * l && b <= 1.5 * l; print ok ? "yes" : "NO" }')
 [ "$within" = yes ] || failed=$((failed + 1))
-echo "book_large: $book_per ns/triangle; discs (30k, 300k): $disc_small_per and $disc_large_per ns/triangle: within +-50% of both: $within"
-echo "shape targets missed: $failed"
+md_row "book_large, ns per triangle" "$book_per" "discs of 30k / 300k: $disc_small_per / $disc_large_per" "within +-50% of both" "$within"
+echo
+echo "Shape targets missed: $failed."

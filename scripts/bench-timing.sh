@@ -104,3 +104,33 @@ game_ready_set() {
     done < <(tail -n +2 "$corpus/assimp-5.2.5/MANIFEST.tsv")
     cat "${files[@]}" >/dev/null
 }
+
+# The tables every benchmark script prints are the ones docs/benchmarks.md holds, in its format
+# (Markdown), so that the page is a copy of what the scripts print on the machine it names.
+# md_head TITLE COMMAND: a table's head: its title, then the command that printed it, the machine,
+# the commit and the date.
+md_head() {
+    local cpu memory system commit
+    cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //; s/ \+/ /g')
+    memory=$(awk '$1 == "MemTotal:" { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+    system=$( (. /etc/os-release && echo "$PRETTY_NAME") 2>/dev/null || uname -sr)
+    commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no commit")
+    git diff --quiet HEAD 2>/dev/null || commit="$commit + changes"
+    echo
+    echo "## $1"
+    echo
+    echo "\`$2\` · $(nproc) cores, $cpu, $memory, $system · commit $commit · $(date -u +%Y-%m-%d)"
+    echo
+}
+# md_row CELL...: one row of a Markdown table. md_columns HEADING...: the heading row and its rule.
+md_row() {
+    local cell line="|"
+    for cell in "$@"; do line+=" $cell |"; done
+    echo "$line"
+}
+md_columns() {
+    local heading rule="|"
+    md_row "$@"
+    for heading in "$@"; do rule+="---|"; done
+    echo "$rule"
+}

@@ -8,7 +8,8 @@
 # (assbin_read_bench).
 #   scripts/bench.sh              best of 9 runs each
 #   scripts/bench.sh --runs 21
-# The targets are issue 18's; "NO" marks one not met yet. The README quotes a run with its machine.
+# The targets are issue 18's; "NO" marks one not met yet. It prints its tables as docs/benchmarks.md
+# holds them (Markdown, headed by the command, the machine, the commit and the date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +30,7 @@ assbin=build/bin/assbin
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-build/bin/assbin_read_bench --runs 3 --keep >"$work/read_bench.txt" 2>"$work/kept.txt"
+build/bin/assbin_read_bench --runs 3 --keep --json >"$work/read_bench.json" 2>"$work/kept.txt"
 generated=$(sed -n 's/^kept //p' "$work/kept.txt")
 mv "$generated"/bench.assbin "$work/grid.assbin"
 mv "$generated"/bench.z.assbin "$work/grid.z.assbin"
@@ -75,24 +76,32 @@ file_kb=$(($(stat -c %s "$grid") / 1024))
 
 line() { # line NAME VALUE BASELINE TARGET UNIT
     awk -v n="$1" -v v="$2" -v b="$3" -v t="$4" -v u="$5" 'BEGIN {
-        r = v / b; printf "%-44s %10.2f %-3s %7.2fx %8s %4s\n", n, v, u, r, "<= " t, (r <= t ? "yes" : "NO") }'
+        r = v / b; printf "| %s | %.2f %s | %.2f %s | %.2fx | <= %s | %s |\n", n, v, u, b, u, r, t, (r <= t ? "yes" : "NO") }'
 }
-echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); best of $runs runs"
-echo "input: 700x700 grid, $(awk -v b="$(stat -c %s "$grid")" 'BEGIN { printf "%.1f", b / 1e6 }') MB plain, $(awk -v b="$(stat -c %s "$work/grid.z.assbin")" 'BEGIN { printf "%.1f", b / 1e6 }') MB compressed"
-echo "baselines: cat ${cat_ms} ms, cat of two ${cat2_ms} ms, libdeflate-gunzip of the body ${gunzip_ms} ms, assbin --version ${version_ms} ms"
+md_head "Reading: whole processes against cat and inflate" "scripts/bench.sh --runs $runs"
+echo "The 700x700 grid dump, $(awk -v b="$(stat -c %s "$grid")" 'BEGIN { printf "%.1f", b / 1e6 }') MB plain and" \
+    "$(awk -v b="$(stat -c %s "$work/grid.z.assbin")" 'BEGIN { printf "%.1f", b / 1e6 }') MB compressed (assbin_read_bench" \
+    "generates it), warm page cache; best of $runs runs. A process that does nothing (\`assbin --version\`)" \
+    "takes ${version_ms} ms of each."
 echo
-printf '%-44s %10s %-3s %8s %8s %4s\n' "whole process" "value" "" "ratio" "target" "ok"
-line "assbin info GRID / cat GRID" "$info_ms" "$cat_ms" 3 ms
-line "assbin tree GRID / cat GRID" "$tree_ms" "$cat_ms" 2 ms
-line "assbin info GRID.z / libdeflate-gunzip body" "$zinfo_ms" "$gunzip_ms" 1.2 ms
-line "assbin cmp TWIN GRID / cat both" "$cmp_ms" "$cat2_ms" 4 ms
-line "peak memory of assbin info GRID / file size" "$((info_kb / 1024))" "$((file_kb / 1024))" 1.2 MB
-speedup() { # speedup NAME ONE_THREAD TWO_THREADS
-    awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-44s %7.2f ms -> %7.2f ms %7.2fx\n", n, a, b, a / b }'
-}
+md_columns "whole process" "assbin" "baseline" "ratio" "target" "met"
+line "\`assbin info GRID\` / \`cat GRID\`" "$info_ms" "$cat_ms" 3 ms
+line "\`assbin tree GRID\` / \`cat GRID\`" "$tree_ms" "$cat_ms" 2 ms
+line "\`assbin info GRID.z\` / libdeflate-gunzip of its stream" "$zinfo_ms" "$gunzip_ms" 1.2 ms
+line "\`assbin cmp TWIN GRID\` (one float differs) / \`cat\` of both" "$cmp_ms" "$cat2_ms" 4 ms
+line "peak memory of \`assbin info GRID\` / file size" "$((info_kb / 1024))" "$((file_kb / 1024))" 1.2 MB
+awk -v a="$many1_ms" -v b="$many2_ms" 'BEGIN {
+    printf "| `assbin info MANY` (the grid in 64 meshes), `--jobs 2` / `--jobs 1` | %.2f ms | %.2f ms | %.2fx faster | | |\n", b, a, a / b }'
+
+md_head "Reading: in process against memcpy and inflate" "scripts/bench.sh --runs $runs (build/bin/assbin_read_bench)"
+echo "\`read_scene\` of the same grid beside baselines timed in the same run, each the best of 3 runs and"
+echo "0.3 s: memory reused, and fresh pages (each costs the kernel a fault and a zero-fill)."
 echo
-echo "whole process, 1 thread -> 2 threads (--jobs), the same vertices in 64 meshes side by side:"
-speedup "assbin info MANY" "$many1_ms" "$many2_ms"
-echo
-echo "in process (assbin_read_bench, best of 3 runs and 0.3 s):"
-sed -n '/^  ratio/,/^$/p' "$work/read_bench.txt" | sed 's/^/  /'
+md_columns "in process" "value" "target" "met"
+/usr/bin/python3 - "$work/read_bench.json" <<'PYTHON'
+import json, sys
+report = json.load(open(sys.argv[1]))
+for key, ratio in report["ratios"].items():
+    sign = ">=" if ratio["at_least"] else "<="
+    print(f"| {ratio['label']} | {ratio['value']:.2f}x | {sign} {ratio['target']:.2f} | {'yes' if ratio['ok'] else 'NO'} |")
+PYTHON

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Checks that assbin installs and is used the way C++ users expect:
-#   1. static  a static Release build is installed into a temporary prefix; tests/consumer is built
+#   1. static  a static Release build is installed into a temporary prefix (the manual page read by
+#              man, the bash completion defined); tests/consumer is built
 #              against it with find_package and run, then built with pkg-config and run; the prefix
 #              is moved and the consumer built again (the CMake package names no absolute path)
 #   2. shared  the same with BUILD_SHARED_LIBS=ON, and the installed program run from the prefix
 #              (its RUNPATH finds the libraries)
-#   3. deb     cpack -G DEB in the static build; the packages installed with dpkg, `assbin --version`
+#   3. deb     cpack -G DEB in the static build (the runtime package ships the page and the completion);
+#              the packages installed with dpkg, `assbin --version`
 #              checked against project()'s version, every library the program needs owned by a
 #              package its Depends names, the consumer built against /usr, `import assbin` with
 #              /usr/bin/python3 (python3-assbin); every package purged
@@ -66,7 +68,7 @@ build_libraries() { # build-dir, then CMake options for a new folder
         cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=OFF \
             -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON "$@" >/dev/null
     fi
-    local -a targets=(assbin_cli)
+    local -a targets=(assbin_cli assbin_man_page)
     [ -d "$dir/python" ] && targets+=(assbin_python) # the Python module, when pybind11 and NumPy were found
     cmake --build "$dir" -j "$jobs" --target "${targets[@]}" >/dev/null
 }
@@ -113,6 +115,20 @@ check_consumer() { # prefix, scratch folder
     done
 }
 
+# The manual page and the bash completion are where man and bash-completion look under the prefix,
+# the page reads with man, and the completion defines assbin's.
+check_manual() { # prefix
+    local page=$1/share/man/man1/assbin.1.gz completion=$1/share/bash-completion/completions/assbin lines
+    [ -f "$page" ] || fail "no manual page at share/man/man1/assbin.1.gz"
+    [ -f "$completion" ] || fail "no bash completion at share/bash-completion/completions/assbin"
+    lines=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -b | grep -c "" || true)
+    MANWIDTH=100 man -l "$page" 2>/dev/null | col -b | grep -qx "   assbin convert" ||
+        fail "man -l share/man/man1/assbin.1.gz shows no 'assbin convert' section"
+    [ "$(bash -c 'source "$1" && complete -p assbin' _ "$completion")" = "complete -F _assbin assbin" ] ||
+        fail "share/bash-completion/completions/assbin does not define assbin's completion"
+    echo "  man -l share/man/man1/assbin.1.gz: $lines lines; bash completion: complete -F _assbin assbin"
+}
+
 check_version() { # program
     local printed
     printed=$("$1" --version)
@@ -126,6 +142,7 @@ grep -q "^BUILD_SHARED_LIBS:BOOL=ON" "$build_dir/CMakeCache.txt" && fail "$build
 cmake --install "$build_dir" --prefix "$work/static" >/dev/null
 find "$work/static" -type f | sed "s|^$work/static/|  |" | sort
 check_version "$work/static/bin/assbin"
+check_manual "$work/static"
 check_consumer "$work/static" "$work/consumer-static"
 check_python "$(dirname "$(find "$work/static" -name __init__.py -path '*/assbin/*' | head -n 1)" 2>/dev/null)/.."
 mv "$work/static" "$work/moved"
@@ -162,6 +179,11 @@ for package in assbin libassbin-dev python3-assbin; do
         fail "package $package is $status on this machine: not touching it (dpkg --purge $package first)"
     fi
 done
+for shipped in ./usr/share/man/man1/assbin.1.gz ./usr/share/bash-completion/completions/assbin; do
+    dpkg-deb -c "$runtime_deb" | awk '{ print $NF }' | grep -qxF "$shipped" ||
+        fail "$(basename "$runtime_deb") does not ship $shipped"
+done
+echo "$(basename "$runtime_deb") ships usr/share/man/man1/assbin.1.gz and usr/share/bash-completion/completions/assbin"
 installed_packages=(assbin)
 "${as_root[@]}" dpkg -i "$runtime_deb" >/dev/null
 check_version /usr/bin/assbin

@@ -5,21 +5,24 @@
 # the byte, chunk and inflate layers under it), the converter and the AEM library, with every line
 # never reached written to DIR/unreached.txt.
 #   scripts/fuzz-coverage.sh                                  corpora of scripts/fuzz.sh (build-fuzz/corpus)
-#   scripts/fuzz-coverage.sh --corpus-dir DIR --require-reader 90
+#   scripts/fuzz-coverage.sh --corpus-dir DIR --require-reader 90 --require-converter 70
 # Options: --corpus-dir DIR (default build-fuzz/corpus), --build-dir DIR (default build-fuzz-coverage),
-#          --require-reader PERCENT (exit 1 when the reader's line coverage is below it).
+#          --require-reader PERCENT, --require-converter PERCENT (exit 1 when that part's line coverage
+#          is below it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 corpus_dir=build-fuzz/corpus
 build_dir=build-fuzz-coverage
 require_reader=
+require_converter=
 while [ $# -gt 0 ]; do
     case $1 in
     --corpus-dir) corpus_dir=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
     --require-reader) require_reader=$2; shift 2 ;;
-    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+    --require-converter) require_converter=$2; shift 2 ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "fuzz-coverage.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
     esac
 done
@@ -87,10 +90,16 @@ echo "reader:    $reader"
 echo "converter: $(total_line <"$build_dir/converter.txt")"
 echo "aem:       $(total_line <"$build_dir/aem.txt")"
 echo "lines never reached: $(wc -l <"$build_dir/unreached.txt") (listed in $build_dir/unreached.txt)"
-if [ -n "$require_reader" ]; then
-    percent=$(awk '$1 == "TOTAL" { printf "%.1f", 100 * ($8 - $9) / $8 }' "$build_dir/reader.txt")
-    if awk -v p="$percent" -v r="$require_reader" 'BEGIN { exit !(p < r) }'; then
-        echo "fuzz-coverage.sh: the reader's line coverage $percent% is below $require_reader%" >&2
-        exit 1
+# require PART REPORT PERCENT: exit 1 (after both checks) when PART's line coverage is below PERCENT.
+below=0
+require() {
+    local percent
+    percent=$(awk '$1 == "TOTAL" { printf "%.1f", 100 * ($8 - $9) / $8 }' "$2")
+    if awk -v p="$percent" -v r="$3" 'BEGIN { exit !(p < r) }'; then
+        echo "fuzz-coverage.sh: the $1's line coverage $percent% is below $3%" >&2
+        below=1
     fi
-fi
+}
+[ -z "$require_reader" ] || require reader "$build_dir/reader.txt" "$require_reader"
+[ -z "$require_converter" ] || require converter "$build_dir/converter.txt" "$require_converter"
+exit "$below"

@@ -59,6 +59,16 @@ for fixture in "${fixtures[@]}"; do
     if [ "$compressed" = 0 ] && [ "$shortened" = 0 ]; then
         cp "$fixture" "$(seed_dir fuzz_read_full)/$name"
         cp "$fixture" "$(seed_dir fuzz_convert)/$name"
+        # fuzz_convert takes its options from header bytes 43 (UV channel) and 45 (layout, optimize,
+        # keep meshes, --compress, texture size, glTF, --quantize: fuzz/fuzz_convert.cpp), where the
+        # fixtures hold the timestamp's newline and 0 (UV channel 1, the defaults): each fixture is also
+        # seeded with UV channel 0 and the options set, so that every stage
+        # (the 2025 layout's textures and BC7, the source-order tangents, glTF and its quantized
+        # writers) is reached from the first run rather than only once a mutation finds the byte.
+        for choice in 01 09 19 02 04 06 20 22 60 24; do
+            { head -c 43 "$fixture"; printf '\x00\x01\x'"$choice"; tail -c +47 "$fixture"; } \
+                >"$(seed_dir fuzz_convert)/$name.options-$choice"
+        done
     elif [ "$compressed" = 0 ]; then
         cp "$fixture" "$(seed_dir fuzz_read_shortened)/$name"
     fi

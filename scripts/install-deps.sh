@@ -9,7 +9,8 @@ packages=(cmake g++ make pkg-config zlib1g-dev libdeflate-dev libboost-program-o
           libboost-test-dev libeigen3-dev libstb-dev libmeshoptimizer-dev libsquish-dev libpng-dev libxxhash-dev nlohmann-json3-dev
           libopengl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
           python3-dev pybind11-dev python3-numpy python3-pytest python3-distributed
-          dpkg-dev file "$@")
+          dpkg-dev file
+          man-db bsdextrautils "$@") # man and col: the manual page test reads the page as man shows it
 
 missing=()
 for package in "${packages[@]}"; do

@@ -32,18 +32,18 @@ def read_bytes(path):
 def pyassimp_line(path):
     probe = subprocess.run([sys.executable, "-c", "import pyassimp"], capture_output=True)
     if probe.returncode != 0:
-        return "pyassimp: not installed (python3-pyassimp), not measured"
+        return "not installed, not measured"
     code = ("import sys, time, pyassimp\nstart = time.perf_counter()\n"
             "with pyassimp.load(sys.argv[1]) as scene:\n    meshes = len(scene.meshes)\n"
             "print(time.perf_counter() - start, meshes)")
     try:
         run = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
-        return "pyassimp: no result in 300 s"
+        return "no result in 300 s"
     if run.returncode != 0:
-        return f"pyassimp: failed (exit {run.returncode}{', a crash' if run.returncode < 0 else ''})"
+        return f"failed (exit {run.returncode}{', a crash' if run.returncode < 0 else ''})"
     seconds, meshes = run.stdout.split()
-    return f"pyassimp.load: {float(seconds) * 1000:.1f} ms ({meshes} meshes)"
+    return f"{float(seconds) * 1000:.1f} ms ({meshes} meshes)"
 
 
 def main(argv):
@@ -67,14 +67,17 @@ def main(argv):
         assbin.read(path, threads=1)
 
     both_in_one = best_seconds(one_after_the_other, runs)
-    print(f"{os.path.basename(path)}: {size_mb:.1f} MB, best of {runs}")
-    print(f"  open().read()                       {floor * 1000:8.1f} ms  {size_mb / floor:8.0f} MB/s  (the floor)")
-    print(f"  assbin.read (threads: one per core) {default * 1000:8.1f} ms  {size_mb / default:8.0f} MB/s"
-          f"  {default / floor:5.2f}x the floor (target <= 3)")
-    print(f"  assbin.read (threads=1)             {one * 1000:8.1f} ms  {size_mb / one:8.0f} MB/s  {one / floor:5.2f}x")
-    print(f"  two reads on two Python threads     {two * 1000:8.1f} ms  vs {both_in_one * 1000:.1f} ms one after"
-          f" the other: {both_in_one / two:.2f}x (the GIL is released)")
-    print(f"  {pyassimp_line(path)}")
+    # A Markdown table, as docs/benchmarks.md holds it (scripts/bench-python.sh heads it).
+    print(f"`assbin.read` of {os.path.basename(path)} ({size_mb:.1f} MB), best of {runs} runs in one process.\n")
+    print("| read | time | MB/s | ratio | target |")
+    print("|---|---|---|---|---|")
+    print(f"| `open().read()` (the floor) | {floor * 1000:.1f} ms | {size_mb / floor:.0f} | 1.00x | |")
+    print(f"| `assbin.read` (threads: one per core) | {default * 1000:.1f} ms | {size_mb / default:.0f} |"
+          f" {default / floor:.2f}x the floor | <= 3x: {'yes' if default / floor <= 3 else 'NO'} |")
+    print(f"| `assbin.read(threads=1)` | {one * 1000:.1f} ms | {size_mb / one:.0f} | {one / floor:.2f}x the floor | |")
+    print(f"| two reads on two Python threads, vs one after the other ({both_in_one * 1000:.1f} ms) |"
+          f" {two * 1000:.1f} ms | | {both_in_one / two:.2f}x faster | |")
+    print(f"| Debian's pyassimp (python3-pyassimp) | {pyassimp_line(path)} | | | |")
     return 0
 
 

@@ -494,6 +494,7 @@ void print_table(const Report& r) {
 void write_ratio(JsonWriter& json, const Ratio& ratio) {
     json.key(ratio.key);
     json.begin_object();
+    json.field("label", ratio.label);
     json.field("value", ratio.value);
     json.field("target", ratio.target);
     json.field("at_least", ratio.at_least);

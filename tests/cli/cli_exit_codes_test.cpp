@@ -55,16 +55,18 @@ std::string invalid_model(const TempDir& dir) {
 
 BOOST_AUTO_TEST_SUITE(exit_codes)
 
-BOOST_AUTO_TEST_CASE(the_readme_table_is_the_one_assbin_help_prints) {
+BOOST_AUTO_TEST_CASE(the_readme_and_reference_tables_are_the_one_assbin_help_prints) {
     const auto help = run_cli({"--help"});
     BOOST_TEST_REQUIRE(help.exit_code == 0);
     const std::string table = table_of(help.out);
     BOOST_TEST_REQUIRE(!table.empty());
-    std::ifstream readme(ASSBIN_README_PATH);
-    const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
-    BOOST_TEST(contains(text, "```\n" + table + "```\n"),
-               "README.md holds the table as `assbin --help` prints it:\n"
-                   << table);
+    for (const char* page : {ASSBIN_README_PATH, ASSBIN_CLI_REFERENCE_PATH}) { // README and docs/cli.md
+        std::ifstream file(page);
+        const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+        BOOST_TEST(contains(text, "```\n" + table + "```\n"),
+                   page << " holds the table as `assbin --help` prints it:\n"
+                        << table);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(every_verb_help_prints_the_same_table) {
