@@ -64,8 +64,8 @@ echo "time alone (best of $runs for bc7enc, of 5 for ours)."
 echo
 md_columns "" "ours" "bc7enc" "difference" "target" "met"
 awk -v od="$ours_db" -v rd="$ref_db" 'BEGIN { d = od - rd
-    printf "| mean RGB PSNR | %.2f dB | %.2f dB | %+.2f dB | no lower than -0.50 dB | %s |\n", od, rd, d, d >= -0.5 ? "yes" : "NO" }'
+    printf "| mean RGB PSNR | %.2f dB | %.2f dB | %+.2f dB | no lower than -0.50 dB | %s |\n", od, rd, d, (d >= -0.5 ? "yes" : "NO") }'
 awk -v od="$ours_alpha" -v rd="$ref_alpha" 'BEGIN {
     printf "| mean alpha PSNR | %.2f dB | %.2f dB | %+.2f dB | | |\n", od, rd, od - rd }'
 awk -v om="$ours_mps" -v rm="$ref_mps" 'BEGIN { r = om / rm
-    printf "| one thread | %.2f MP/s | %.2f MP/s | %.2fx | at least 1.00x | %s |\n", om, rm, r, r >= 1 ? "yes" : "NO" }'
+    printf "| one thread | %.2f MP/s | %.2f MP/s | %.2fx | at least 1.00x | %s |\n", om, rm, r, (r >= 1 ? "yes" : "NO") }'

@@ -129,7 +129,7 @@ PYTHON
         gltfpack -i "$plain" -o "$theirs_file" -vp 14 -vt 12 -vn 8 >/dev/null 2>&1 || continue
         echo "$(glb_bytes_without_images "$ours_file" "$theirs_file" | tr '\n' ' ')" >>"$work/sizes"
     done < <(find "$work/out" -name '*.glb' | sort)
-    gltfpack_version=$(gltfpack -h 2>&1 | head -1 | sed 's/^gltfpack //; s/ .*//')
+    gltfpack_version=$( (gltfpack -h 2>&1 || true) | head -1 | sed 's/^gltfpack //; s/ .*//')
     echo "Bytes other than images of each file written with \`--quantize\` (14-bit positions, 12-bit UVs,"
     echo "8-bit normals), against gltfpack $gltfpack_version given our plain \`.glb\` with the same bit counts"
     echo "(\`gltfpack -vp 14 -vt 12 -vn 8\`), summed over the files both wrote."

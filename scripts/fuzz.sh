@@ -41,7 +41,15 @@ scripts/install-deps.sh clang libclang-rt-14-dev
 echo "== Building the fuzz targets in $build_dir (clang, libFuzzer, ASan + UBSan)"
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASSBIN_BUILD_FUZZERS=ON \
     -DASSBIN_BUILD_TESTS=OFF -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON >/dev/null
-cmake --build "$build_dir" -j "$(nproc)" --target fuzzers assbin_cli
+# The AEM seeds are made by the assbin program: the Release build's when there is one (scripts/test.sh
+# builds it first), else one built here (a second compile of every tool, minutes on two cores).
+seed_program=build/bin/assbin
+targets_to_build=(fuzzers)
+if [ ! -x "$seed_program" ]; then
+    seed_program=$build_dir/bin/assbin
+    targets_to_build+=(assbin_cli)
+fi
+cmake --build "$build_dir" -j "$(nproc)" --target "${targets_to_build[@]}"
 
 # --- seed corpora: the fixtures, picked by variant from the two header flags (offsets 60 and 62)
 flags_of() { od -An -t u2 -j 60 -N 4 "$1" | tr -s ' ' | sed 's/^ //'; } # "shortened compressed"
@@ -86,7 +94,7 @@ for fixture in "${fixtures[@]}"; do
             >"$(seed_dir fuzz_compare)/$name.twin"
     fi
 done
-# AEM seeds: models converted from the fixtures by this build's CLI, in both layouts (the 2025 ones
+# AEM seeds: models converted from the fixtures by the assbin program, in both layouts (the 2025 ones
 # with their textures' MIP chains, as stored and block-compressed)
 for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__simple_skin.gltf,3DS__RotatingCube.3DS,SMD__triangle.smd,Collada__box_nested_animation.dae,glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf}.assbin; do
     for variant in 2024 2025 2025-compressed; do # the last with BC5 and BC7 texture chains
@@ -94,7 +102,7 @@ for fixture in tests/data/assimp-5.2.5/{FBX__huesitos.fbx,glTF2__simple_skin__si
         [ "$variant" = 2025 ] && options=(--layout 2025 --max-texture-size 32)
         [ "$variant" = 2025-compressed ] && options=(--layout 2025 --max-texture-size 32 --compress)
         out="$(seed_dir fuzz_aem)/$(basename "$fixture" .assbin).$variant.aem"
-        [ -f "$out" ] || "$build_dir/bin/assbin" convert "$fixture" -o "$out" "${options[@]}" >/dev/null
+        [ -f "$out" ] || "$seed_program" convert "$fixture" -o "$out" "${options[@]}" >/dev/null
     done
     rm -f "$(dirname "$out")"/*.png
 done

@@ -20,6 +20,6 @@ done
 
 as_root=()
 [ "$(id -u)" -ne 0 ] && as_root=(sudo)
-echo "installing: ${missing[*]}"
+echo "installing: ${missing[*]}" >&2
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -420,8 +420,8 @@ void convert_materials(const assbin::Scene& scene, const ConvertOptions& options
 
 // A texture already packed as ORM (glTF's metallic-roughness texture), or nullopt.
 std::optional<std::string> orm_path(const assbin::Material& material);
-// unused_slots.cpp: a warning counting the texture files the materials name in slots the layout
-// has no place for (stats.texture_slots_dropped).
+// unused_slots.cpp: a warning counting the texture files the materials name in slots the target (the
+// AEM layout, or glTF) has no place for (stats.texture_slots_dropped).
 void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOptions& options, Report& report,
                                  ConvertStats& stats);
 

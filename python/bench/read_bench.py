@@ -76,7 +76,7 @@ def main(argv):
           f" {default / floor:.2f}x the floor | <= 3x: {'yes' if default / floor <= 3 else 'NO'} |")
     print(f"| `assbin.read(threads=1)` | {one * 1000:.1f} ms | {size_mb / one:.0f} | {one / floor:.2f}x the floor | |")
     print(f"| two reads on two Python threads, vs one after the other ({both_in_one * 1000:.1f} ms) |"
-          f" {two * 1000:.1f} ms | | {both_in_one / two:.2f}x faster | |")
+          f" {two * 1000:.1f} ms | | {both_in_one / two:.2f}x (one after the other / two threads) | |")
     print(f"| Debian's pyassimp (python3-pyassimp) | {pyassimp_line(path)} | | | |")
     return 0
 

@@ -1,7 +1,7 @@
-// What an AEM model cannot hold is never dropped silently: vertex colour sets, UV channels other
-// than the one converted, cameras, lights and texture files in slots the layout has none for are
-// each counted (ConvertStats) and said in one warning with the count; a scene without them says
-// nothing. The corpus holds every dump to the same (tests/corpus/corpus_convert.cpp).
+// What an AEM model (or a glTF file) cannot hold is never dropped silently: vertex colour sets, UV
+// channels other than the one converted, cameras, lights and texture files in slots the target has none for
+// are each counted (ConvertStats) and said in one warning with the count; a scene without them says nothing.
+// The corpus holds every dump to the same (tests/corpus/corpus_convert.cpp).
 #include "support/dump_builder.hpp"
 
 #include <assbin/converter/convert.hpp>
@@ -101,6 +101,24 @@ BOOST_AUTO_TEST_CASE(the_2025_layout_carries_emissive_and_occlusion_slots) {
                               std::nullopt});
     BOOST_TEST(convert(spec).stats.texture_slots_dropped == 2u);
     BOOST_TEST(convert(spec, aem::Layout::Edition2025).stats.texture_slots_dropped == 0u);
+}
+
+// glTF keeps colours, every UV channel, cameras and lights, and holds emissive and occlusion
+// textures: what it has no slot for (specular, opacity) is counted and said as for AEM.
+BOOST_AUTO_TEST_CASE(gltf_says_the_texture_slots_it_has_no_place_for) {
+    SceneSpec spec = scene_with_everything();
+    spec.materials[0].properties.push_back(prop_string("$tex.file", "glow.png", 0, 4));
+    spec.materials[0].properties.push_back(prop_string("$tex.file", "ao.png", 0, 17));
+    assbin::converter::ConvertOptions options;
+    options.format = assbin::converter::OutputFormat::Glb;
+    const auto result =
+        assbin::converter::convert(assbin::read_scene(build_dump(spec, WriterProfile::p5()).bytes), options);
+    BOOST_TEST(result.stats.texture_slots_dropped == 2u); // diffuse, emissive, occlusion carried
+    BOOST_TEST(result.stats.colour_sets_dropped == 0u);
+    BOOST_TEST(result.stats.cameras_dropped == 0u);
+    BOOST_TEST(said(result.warnings,
+                    "2 textures of 1 material (opacity, specular) not used: glTF's materials have "
+                    "no slot for them"));
 }
 
 BOOST_AUTO_TEST_CASE(a_scene_the_model_holds_whole_says_nothing) {

@@ -303,6 +303,7 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     if (options.format != OutputFormat::Aem) { // glTF keeps the node tree: a writer of its own
         result.format = options.format;
         gltf::convert_scene_to_gltf(scene, options, graph, result, report);
+        report_unused_texture_slots(scene, options, report, result.stats);
         clock.lap("gltf");
         return result;
     }
