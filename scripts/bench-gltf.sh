@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 source scripts/bench-timing.sh # best_ms, best_ms_each, bench_arguments, game_ready_set, md_head
 bench_arguments "$0" "$@"
 
+scripts/install-deps.sh assimp-utils gltfpack # the yardsticks: Assimp's exporter, gltfpack
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=ON -DASSBIN_BUILD_BENCHMARKS=ON >/dev/null
 cmake --build build -j "$(nproc)" --target assbin_cli assbin_make_shapes >/dev/null
 assbin=build/bin/assbin

@@ -67,6 +67,8 @@ build_libraries() { # build-dir, then CMake options for a new folder
     if [ ! -f "$dir/CMakeCache.txt" ]; then
         cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DASSBIN_BUILD_TESTS=OFF \
             -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON "$@" >/dev/null
+    else
+        cmake -S . -B "$dir" >/dev/null # regenerated, so that targets added since are known
     fi
     local -a targets=(assbin_cli assbin_man_page)
     [ -d "$dir/python" ] && targets+=(assbin_python) # the Python module, when pybind11 and NumPy were found
@@ -121,9 +123,10 @@ check_manual() { # prefix
     local page=$1/share/man/man1/assbin.1.gz completion=$1/share/bash-completion/completions/assbin lines
     [ -f "$page" ] || fail "no manual page at share/man/man1/assbin.1.gz"
     [ -f "$completion" ] || fail "no bash completion at share/bash-completion/completions/assbin"
-    lines=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -b | grep -c "" || true)
-    MANWIDTH=100 man -l "$page" 2>/dev/null | col -b | grep -qx "   assbin convert" ||
-        fail "man -l share/man/man1/assbin.1.gz shows no 'assbin convert' section"
+    local shown # read whole first: grep -q stopping early would fail the pipe under pipefail
+    shown=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -b)
+    lines=$(grep -c "" <<<"$shown")
+    grep -qx "   assbin convert" <<<"$shown" || fail "man -l share/man/man1/assbin.1.gz shows no 'assbin convert' section"
     [ "$(bash -c 'source "$1" && complete -p assbin' _ "$completion")" = "complete -F _assbin assbin" ] ||
         fail "share/bash-completion/completions/assbin does not define assbin's completion"
     echo "  man -l share/man/man1/assbin.1.gz: $lines lines; bash completion: complete -F _assbin assbin"
@@ -179,9 +182,9 @@ for package in assbin libassbin-dev python3-assbin; do
         fail "package $package is $status on this machine: not touching it (dpkg --purge $package first)"
     fi
 done
+runtime_files=$(dpkg-deb -c "$runtime_deb" | awk '{ print $NF }')
 for shipped in ./usr/share/man/man1/assbin.1.gz ./usr/share/bash-completion/completions/assbin; do
-    dpkg-deb -c "$runtime_deb" | awk '{ print $NF }' | grep -qxF "$shipped" ||
-        fail "$(basename "$runtime_deb") does not ship $shipped"
+    grep -qxF "$shipped" <<<"$runtime_files" || fail "$(basename "$runtime_deb") does not ship $shipped"
 done
 echo "$(basename "$runtime_deb") ships usr/share/man/man1/assbin.1.gz and usr/share/bash-completion/completions/assbin"
 installed_packages=(assbin)
