@@ -1,8 +1,11 @@
-// The project's three ways of quoting text, one copy each: for a terminal or a message (`printable`),
+// The project's three ways of quoting text, one copy each, and one way back from %XX escapes
+// (`percent_decoded`): for a terminal or a message (`printable`),
 // for JSON (`json_quote`) and for a POSIX shell command line (`shell_quote`). Names in dumps are
 // untrusted bytes (control characters, invalid UTF-8, megabytes long), so each form is total: any
 // input gives well-formed output. Internal and header-only, like the rest of common/; not installed.
 #pragma once
+
+#include <cctype>
 
 #include <cstddef>
 #include <cstdio>
@@ -110,6 +113,25 @@ inline std::string shell_quote(std::string_view text) {
             out += c;
     }
     out += '\'';
+    return out;
+}
+
+// Back from URL-style escapes: each %XX (two hex digits) becomes its byte; a % not followed by two
+// hex digits stays as it is. For file names stored escaped (a glTF URI, convert's record).
+inline std::string percent_decoded(std::string_view text) {
+    const auto hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    const auto value = [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10;
+    };
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) && hex(text[i + 2])) {
+            out += static_cast<char>(value(text[i + 1]) * 16 + value(text[i + 2]));
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
     return out;
 }
 

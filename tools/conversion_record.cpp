@@ -1,5 +1,6 @@
 #include "conversion_record.hpp"
 
+#include "quoting.hpp"
 #include "read_file.hpp"
 
 #include <assbin/version.hpp>
@@ -53,20 +54,6 @@ std::string encode_name(const std::string& name) {
     return out;
 }
 
-std::string decode_name(const std::string& text) {
-    std::string out;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-            out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
 // The record's texture field: "-" for none, else "NAME=KEY,NAME=KEY".
 std::string textures_field(std::span<const converter::TextureFile> textures) {
     if (textures.empty()) return "-";
@@ -88,7 +75,7 @@ bool textures_match(const fs::path& folder, const std::string& field) {
         const size_t equals = entry.find('=');
         if (equals == std::string::npos) return false;
         try {
-            const fs::path file = folder / decode_name(entry.substr(0, equals));
+            const fs::path file = folder / assbin_common::percent_decoded(entry.substr(0, equals));
             if (content_key(assbin_common::read_regular_file(file)) != entry.substr(equals + 1)) return false;
         } catch (const assbin_common::ReadFailure&) {
             return false; // deleted or unreadable: convert it again

@@ -2,6 +2,7 @@
 // the wrong one, a cut compressed dump told from a corrupt one, one vocabulary in cmp's lines,
 // summary and JSON, and counts that agree with their nouns.
 #include "cli/cli_helpers.hpp"
+#include "quoting.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -235,6 +236,22 @@ BOOST_AUTO_TEST_CASE(one_dump_named_twice_is_converted_once) {
         run_cli({"convert", (dir / "in").string(), a, "--out-dir", (dir / "out").string()});
     BOOST_TEST(folder_and_file.exit_code == 0, folder_and_file.err);
     BOOST_TEST(contains(folder_and_file.out, "total: 2 converted, 0 failed"), folder_and_file.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// Names stored escaped (a glTF URI that render follows, a texture name in convert's record) come back
+// byte for byte: %XX of either case is its byte, a % without two hex digits stays.
+BOOST_AUTO_TEST_SUITE(percent_decoding)
+
+BOOST_AUTO_TEST_CASE(escapes_come_back_as_their_bytes) {
+    using assbin_common::percent_decoded;
+    BOOST_TEST(percent_decoded("box%20texture.png") == "box texture.png");
+    BOOST_TEST(percent_decoded("%C3%A9t%c3%a9") == "\xC3\xA9t\xC3\xA9");
+    BOOST_TEST(percent_decoded("100%") == "100%");
+    BOOST_TEST(percent_decoded("%4") == "%4");
+    BOOST_TEST(percent_decoded("%zz%41") == "%zzA");
+    BOOST_TEST(percent_decoded("%00").size() == 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

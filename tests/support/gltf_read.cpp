@@ -1,10 +1,11 @@
 // The tests' glTF reader and evaluator (see gltf_read.hpp).
 #include "support/gltf_read.hpp"
 
+#include "read_file.hpp"
+
 #include <Eigen/Geometry>
 
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -20,12 +21,11 @@ uint32_t u32_at(std::span<const std::byte> bytes, size_t at) {
 }
 
 std::vector<std::byte> read_all(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open " + path.string());
-    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(chars.size());
-    std::memcpy(bytes.data(), chars.data(), chars.size());
-    return bytes;
+    try {
+        return assbin_common::read_regular_file(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw std::runtime_error(path.string() + ": " + failure.what());
+    }
 }
 
 size_t components_of(const std::string& type) {

@@ -7,6 +7,9 @@
 // checked against the bytes before anything is read.
 #include "gltf_drawable.hpp"
 
+#include "quoting.hpp"
+#include "read_file.hpp"
+
 #include "algorithms.hpp" // decode_image
 
 #include <aem/format.hpp>
@@ -26,13 +29,14 @@ namespace {
 
 using nlohmann::json;
 
+// A whole file (the .glb or .gltf, a .bin or an image beside it), refused as every reader of the
+// program refuses one (common/read_file.hpp), with the file named: it may not be the one given.
 std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open " + path.string());
-    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::byte> bytes(chars.size());
-    std::memcpy(bytes.data(), chars.data(), chars.size());
-    return bytes;
+    try {
+        return assbin_common::read_regular_file(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw std::runtime_error(path.string() + ": " + failure.what());
+    }
 }
 
 uint32_t u32_at(const std::vector<std::byte>& bytes, size_t at) {
@@ -46,17 +50,7 @@ std::filesystem::path file_of_uri(const std::filesystem::path& folder, const std
     if (uri.starts_with("data:") || uri.find("://") != std::string::npos)
         throw std::runtime_error("the URI '" + uri.substr(0, 40) +
                                  "' is not a file beside the .gltf (not supported)");
-    std::string name;
-    for (size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
-            name += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            name += uri[i];
-        }
-    }
-    return folder / name;
+    return folder / assbin_common::percent_decoded(uri);
 }
 
 class GltfFile {
