@@ -34,6 +34,13 @@ inline const char* kind_of(mode_t mode) {
     return "not a regular file";
 }
 
+// Why a file could not be opened, in the words every reader of the project uses: a missing file is
+// "no such file" (the one case a user meets most), any other cause names itself.
+inline std::string open_failure_text(int error) {
+    if (error == ENOENT) return "no such file";
+    return std::string("cannot open the file (") + std::strerror(error) + ")";
+}
+
 // Closes the descriptor when it goes out of scope.
 struct FileDescriptor {
     int fd;
@@ -47,7 +54,7 @@ struct FileDescriptor {
 // blocking before it can be refused; a regular file ignores it.
 inline int open_regular_file(const std::filesystem::path& path, size_t& size) {
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
-    if (file.fd < 0) throw ReadFailure(std::string("cannot open the file (") + std::strerror(errno) + ")");
+    if (file.fd < 0) throw ReadFailure(open_failure_text(errno));
     struct stat status {};
     if (::fstat(file.fd, &status) != 0)
         throw ReadFailure(std::string("cannot tell the file's size (") + std::strerror(errno) + ")");

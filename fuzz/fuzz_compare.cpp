@@ -29,7 +29,7 @@ std::optional<assbin::Scene> try_read(std::span<const std::byte> bytes) {
     } catch (const assbin::ParseError&) {
         refused = true;
     }
-    if (refused != (scene->trailing_bytes > 0))
+    if (refused != (scene->trailing_bytes > 0 || scene->bytes_after_stream > 0))
         assbin_fuzz::invariant_broken("strict reading refused other than the trailing bytes reported");
     return scene;
 }

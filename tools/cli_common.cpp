@@ -25,10 +25,36 @@ void print_error(std::string_view what) {
     std::cerr << "assbin: error: " << what << "\n";
 }
 
+namespace {
+
+// The option a limit error sends the user to, with its unit.
+std::string_view limit_option_hint(Limit limit) {
+    switch (limit) {
+    case Limit::InflatedSize:
+        return "; --max-inflated-mb raises it (in MiB)";
+    case Limit::InflateRatio:
+        return "; --max-inflate-ratio raises it (a multiple of the compressed stream's size)";
+    case Limit::NodeDepth:
+        return "; --max-node-depth raises it (in levels of nesting)";
+    case Limit::AllocationRatio:
+        return "; --max-allocation-ratio raises it (a multiple of the body's size)";
+    case Limit::None:
+        break;
+    }
+    return "";
+}
+
+} // namespace
+
+std::string parse_error_text(std::string_view file, const ParseError& error) {
+    std::string text = error.what();
+    text += limit_option_hint(error.limit());
+    if (error.code() == ErrorCode::NotAssbin) text += other_verb_hint(std::string(file), "");
+    return text;
+}
+
 void print_parse_error(std::string_view file, const ParseError& error) {
-    const std::string hint =
-        error.code() == ErrorCode::NotAssbin ? other_verb_hint(std::string(file), "") : "";
-    print_error(std::string(file) + ": " + error.what() + hint);
+    print_error(std::string(file) + ": " + parse_error_text(file, error));
 }
 
 int usage_error(std::string_view what, std::string_view usage) {

@@ -43,7 +43,11 @@ inline constexpr std::string_view kExitCodeTable =
 
 // Prints "assbin: error: <what>" on stderr.
 void print_error(std::string_view what);
-// Prints "assbin: error: <file>: at byte <offset> in <chunk path>: <message>" on stderr.
+// The reader's sentence for the user: "at byte <offset> in <chunk path>: <message>", and after it,
+// for a limit, the option that raises it in that option's unit; for a file that is not a dump but
+// an AEM model, the verb that reads it. Every verb words a reader error with it.
+std::string parse_error_text(std::string_view file, const ParseError& error);
+// Prints "assbin: error: <file>: " + parse_error_text on stderr.
 void print_parse_error(std::string_view file, const ParseError& error);
 // Prints "assbin: error: <what>" and the verb's synopsis; returns kExitUnreadable.
 int usage_error(std::string_view what, std::string_view usage);

@@ -146,7 +146,7 @@ bool read_side(Pair& pair, const char* side, const fs::path& path, const Setting
         out.scene = read_scene(out.file->bytes(), options);
         return true;
     } catch (const ParseError& error) {
-        return unreadable(error.what());
+        return unreadable(parse_error_text(path.string(), error));
     } catch (const assbin_common::ReadFailure& failure) {
         return unreadable(ParseError(ErrorCode::Io, 0, "", failure.what()).what());
     }

@@ -252,7 +252,7 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
         for (std::string& warning : idle)
             write->result.warnings.push_back(std::move(warning));
     } catch (const ParseError& error) {
-        outcome.error = error.what();
+        outcome.error = parse_error_text(job.input.string(), error);
     } catch (const converter::ConvertError& error) {
         outcome.error =
             std::string("refused (") + converter::refusal_name(error.refusal()) + "): " + error.what();

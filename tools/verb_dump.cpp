@@ -173,7 +173,7 @@ int run_dump(const std::vector<std::string>& args) {
     std::string out = out_argument;
     std::error_code error;
     if (!fs::exists(in, error)) {
-        print_error(in + ": cannot open (No such file or directory)");
+        print_error(in + ": no such file");
         return kExitUnreadable;
     }
     if (!fs::is_directory(in, error) && fs::is_directory(out, error))

@@ -6,6 +6,7 @@
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
+#include <read_file.hpp>
 
 #include <algorithm>
 #include <array>
@@ -82,7 +83,7 @@ std::string first_section_past(const Counts& counts, uint64_t file_size) {
 std::pair<ErrorCode, std::string> size_fault_2024(const Counts& counts, uint64_t file_size) {
     const uint64_t expected = file_size_for(counts);
     if (file_size < expected) {
-        return {ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(file_size) +
+        return {ErrorCode::Truncated, "the file is cut short: it has " + std::to_string(file_size) +
                                           " bytes but its counts imply " + std::to_string(expected) + "; " +
                                           first_section_past(counts, file_size)};
     }
@@ -186,15 +187,16 @@ void append_from(std::ifstream& in, std::vector<std::byte>& bytes, size_t count)
 } // namespace
 
 Counts read_counts(std::span<const std::byte> bytes) {
+    if (bytes.empty()) throw Error(ErrorCode::NotAem, "the file is empty (0 bytes), not an AEM model");
     const auto magic = bytes.first(std::min(bytes.size(), sizeof kMagic));
     for (size_t i = 0; i < magic.size(); ++i) {
         if (std::to_integer<char>(magic[i]) != kMagic[i]) {
-            throw Error(ErrorCode::NotAem, "not an AEM file: it starts with bytes " + describe_bytes(magic) +
+            throw Error(ErrorCode::NotAem, "not an AEM model: it starts with bytes " + describe_bytes(magic) +
                                                ", not \"AEM\" (41 45 4d)");
         }
     }
     if (bytes.size() < kHeaderSize) {
-        throw Error(ErrorCode::Truncated, "the file is truncated: it has " + std::to_string(bytes.size()) +
+        throw Error(ErrorCode::Truncated, "the file is cut short: it has " + std::to_string(bytes.size()) +
                                               " bytes, fewer than the 40-byte AEM header");
     }
     const unsigned version = std::to_integer<unsigned>(bytes[3]);
@@ -244,15 +246,14 @@ Model read_model(std::span<const std::byte> bytes) {
 }
 
 Model read_file(const std::filesystem::path& path) {
-    std::error_code error;
-    const std::filesystem::file_status status = std::filesystem::status(path, error);
-    if (!error && !std::filesystem::is_regular_file(status)) { // never open a FIFO or read a device
-        throw Error(ErrorCode::Io,
-                    std::string("cannot read: it is ") +
-                        (std::filesystem::is_directory(status) ? "a folder" : "not a regular file"));
+    size_t size = 0;
+    try { // a missing file, a folder, a FIFO or a device: refused in the words every reader uses
+        const assbin_common::detail::FileDescriptor file{
+            assbin_common::detail::open_regular_file(path, size)};
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw Error(ErrorCode::Io, failure.what());
     }
-    const uintmax_t file_size = std::filesystem::file_size(path, error);
-    if (error) throw Error(ErrorCode::Io, "cannot read: " + error.message());
+    const uintmax_t file_size = size;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(ErrorCode::Io, "cannot open for reading");
     // Check the header against the file size before reading a byte more than the header.

@@ -1,5 +1,9 @@
 #include "byte_reader.hpp"
 
+#include <counting.hpp>
+
+using assbin_common::with_thousands;
+
 namespace assbin::detail {
 
 std::string ReadContext::path_string() const {
@@ -11,28 +15,28 @@ std::string ReadContext::path_string() const {
     return joined;
 }
 
-void ReadContext::fail(ErrorCode code, uint64_t offset, const std::string& message) const {
-    throw ParseError(code, offset, path_string(), message);
+void ReadContext::fail(ErrorCode code, uint64_t offset, const std::string& message, Limit limit) const {
+    throw ParseError(code, offset, path_string(), message, limit);
 }
 
 void ReadContext::fail_allocation(uint64_t offset) const {
     const ReadLimits& limits = options->limits;
     fail(ErrorCode::LimitExceeded, offset,
-         "the scene would take more than " + std::to_string(allocation_cap) +
-             " bytes of memory (limits max_allocation_ratio = " +
-             std::to_string(limits.max_allocation_ratio) + " x the " + std::to_string(body_bytes) +
-             "-byte body + max_allocation_allowance = " + std::to_string(limits.max_allocation_allowance) +
-             " bytes)");
+         "the scene would take more than " + with_thousands(allocation_cap) +
+             " bytes of memory, the reader's allocation limit for this " + with_thousands(body_bytes) +
+             "-byte body (" + with_thousands(limits.max_allocation_ratio) + " times the body + " +
+             with_thousands(limits.max_allocation_allowance >> 20) + " MiB)",
+         Limit::AllocationRatio);
 }
 
 void ByteReader::fail_truncated(uint64_t bytes, const char* what) const {
-    fail(ErrorCode::Truncated, std::string(what) + " needs " + std::to_string(bytes) + " bytes, but only " +
-                                   std::to_string(remaining()) + " are left in this chunk");
+    fail(ErrorCode::Truncated, std::string(what) + " needs " + with_thousands(bytes) + " bytes, but only " +
+                                   with_thousands(remaining()) + " are left in this chunk");
 }
 
 void ByteReader::fail_count(uint64_t count, size_t record_bytes, const char* what) const {
-    fail(ErrorCode::Truncated, std::to_string(count) + " " + what + " of " + std::to_string(record_bytes) +
-                                   " bytes each do not fit in the " + std::to_string(remaining()) +
+    fail(ErrorCode::Truncated, with_thousands(count) + " " + what + " of " + std::to_string(record_bytes) +
+                                   " bytes each do not fit in the " + with_thousands(remaining()) +
                                    " bytes left in this chunk (a count is wrong or the file is cut short)");
 }
 

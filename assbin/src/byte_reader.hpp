@@ -113,8 +113,8 @@ class ByteReader {
         return sub;
     }
 
-    [[noreturn]] void fail(ErrorCode code, const std::string& message) const {
-        context_->fail(code, offset(), message);
+    [[noreturn]] void fail(ErrorCode code, const std::string& message, Limit limit = Limit::None) const {
+        context_->fail(code, offset(), message, limit);
     }
 
   private:

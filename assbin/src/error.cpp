@@ -1,5 +1,7 @@
 #include <assbin/error.hpp>
 
+#include <counting.hpp>
+
 #include <string>
 #include <vector>
 
@@ -29,12 +31,7 @@ std::string readable_path(const std::string& path) {
         while (k + run < steps.size() && steps[k + run] == steps[k])
             ++run;
         if (run > 4) {
-            const std::string digits = std::to_string(run - 2);
-            std::string count; // with thousands separators, as the reports print counts
-            for (size_t d = 0; d < digits.size(); ++d) {
-                if (d > 0 && (digits.size() - d) % 3 == 0) count += ',';
-                count += digits[d];
-            }
+            const std::string count = assbin_common::with_thousands(run - 2);
             add(steps[k]);
             std::string middle = "... ";
             middle += count;
@@ -62,9 +59,10 @@ std::string compose(ErrorCode code, uint64_t offset, const std::string& chunk_pa
 
 } // namespace
 
-ParseError::ParseError(ErrorCode code, uint64_t offset, std::string chunk_path, std::string message)
+ParseError::ParseError(ErrorCode code, uint64_t offset, std::string chunk_path, std::string message,
+                       Limit limit)
     : std::runtime_error(compose(code, offset, chunk_path, message)), code_(code), offset_(offset),
-      chunk_path_(std::move(chunk_path)), message_(std::move(message)) {}
+      chunk_path_(std::move(chunk_path)), message_(std::move(message)), limit_(limit) {}
 
 const char* error_code_name(ErrorCode code) {
     switch (code) {

@@ -17,6 +17,10 @@ struct ByteBuffer {
     // Set when the file ends inside the zlib stream (a cut file, not a corrupt one): `data` then holds
     // what the stream inflated to, for the reader to walk up to the cut; the sentence says where.
     std::string cut_short;
+    // Bytes in the file after the end of the zlib stream (Assimp's loader ignores them), and the file
+    // offset of the first.
+    uint64_t bytes_after_stream = 0;
+    uint64_t stream_end = 0;
 
     std::span<const std::byte> span() const { return {data.get(), size}; }
 };

@@ -30,7 +30,8 @@ struct ReadContext {
     uint64_t body_bytes = 0;
 
     std::string path_string() const;
-    [[noreturn]] void fail(ErrorCode code, uint64_t offset, const std::string& message) const;
+    [[noreturn]] void fail(ErrorCode code, uint64_t offset, const std::string& message,
+                           Limit limit = Limit::None) const;
 
     // Counts `bytes` about to be allocated at `offset`; fails naming the limit when over the cap.
     void charge(uint64_t bytes, uint64_t offset) {

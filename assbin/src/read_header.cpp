@@ -24,14 +24,22 @@ std::string padded_text(std::span<const std::byte> data, size_t offset, size_t s
 } // namespace
 
 Header read_header(std::span<const std::byte> data) {
+    if (data.empty())
+        throw ParseError(ErrorCode::NotAssbin, 0, "", "the file is empty (0 bytes), not an ASSBIN dump");
+    if (data.size() < kMagicPrefix.size() &&
+        std::memcmp(data.data(), kMagicPrefix.data(), data.size()) == 0) {
+        throw ParseError(ErrorCode::Truncated, data.size(), "header",
+                         "the file is cut short inside the 512-byte header (it has " +
+                             std::to_string(data.size()) + " bytes)");
+    }
     if (!has_assbin_magic(data.data(), data.size())) {
         throw ParseError(ErrorCode::NotAssbin, 0, "",
                          "not an ASSBIN dump: the file does not start with \"ASSIMP.binary-dump.\"");
     }
     if (data.size() < kHeaderSize) {
         throw ParseError(ErrorCode::Truncated, data.size(), "header",
-                         "the file ends inside the 512-byte header (" + std::to_string(data.size()) +
-                             " bytes)");
+                         "the file is cut short inside the 512-byte header (it has " +
+                             std::to_string(data.size()) + " bytes)");
     }
     Header header;
     header.timestamp = std::string(reinterpret_cast<const char*>(data.data()) + kMagicPrefix.size(), 25);
@@ -47,7 +55,8 @@ Header read_header(std::span<const std::byte> data) {
     if (header.is_compressed()) {
         if (data.size() < kHeaderSize + 4) {
             throw ParseError(ErrorCode::Truncated, data.size(), "header",
-                             "the compressed flag is set, but the file ends before the 4-byte size prefix");
+                             "the file is cut short: the compressed flag is set, but the file ends before "
+                             "the 4-byte size prefix");
         }
         header.compressed_prefix = load<uint32_t>(data, kHeaderSize);
         // Writers up to 4.1.0 stored the compressed stream's length here, later ones the body's.

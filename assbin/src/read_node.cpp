@@ -58,9 +58,11 @@ struct NodeFrame {
 void enter_node(ByteReader& parent, ReadContext& context, std::vector<Node>& nodes,
                 std::vector<NodeFrame>& stack, int32_t parent_index, std::string segment) {
     if (stack.size() >= context.options->limits.max_node_depth) {
-        parent.fail(ErrorCode::LimitExceeded, "nodes nest deeper than the limit max_node_depth (" +
-                                                  std::to_string(context.options->limits.max_node_depth) +
-                                                  ")");
+        const uint32_t depth = context.options->limits.max_node_depth;
+        parent.fail(ErrorCode::LimitExceeded,
+                    "nodes nest deeper than " + std::to_string(depth) + (depth == 1 ? " level" : " levels") +
+                        ", the reader's node-depth limit",
+                    Limit::NodeDepth);
     }
     const ChunkHead head = next_chunk(parent, kChunkNode);
     context.path.push_back(std::move(segment));

@@ -7,6 +7,7 @@
 
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
+#include <counting.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -156,7 +157,13 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
     } catch (const ParseError& error) {
         const std::string note = scene_damage_note(scene_length, body.size());
         if (note.empty()) throw;
-        throw ParseError(error.code(), error.offset(), error.chunk_path(), error.message() + note);
+        // A file cut short is one condition, whichever field the cut landed in: said as Truncated,
+        // as a cut compressed dump is, not as the length fault the cut caused.
+        const bool cut = scene_length != kChunkScene && body.size() >= kChunkHeadSize &&
+                         scene_length > body.size() - kChunkHeadSize;
+        throw ParseError(cut && error.code() != ErrorCode::LimitExceeded ? ErrorCode::Truncated
+                                                                         : error.code(),
+                         error.offset(), error.chunk_path(), error.message() + note, error.limit());
     }
     return scene;
 }
@@ -170,16 +177,24 @@ Scene read_image(std::span<const std::byte> data, assbin_common::MappedFile* fil
     ByteBuffer body = inflate_body(data.subspan(kHeaderSize + 4), header, options.limits);
     if (file) file->release();
     if (!body.cut_short.empty()) {
-        // The chunks are walked up to the cut (a chunk trace shows them), then the cut is the error.
+        // The chunks are walked up to the cut (a chunk trace shows them), then the cut is the error:
+        // whatever the walk met at the end of what was inflated is the cut's doing, not a fault
+        // of its own (a chunk "longer than its parent", a limit).
         try {
             read_body(body.span(), header, options);
-        } catch (const ParseError& error) {
-            throw ParseError(ErrorCode::Truncated, error.offset(), error.chunk_path(),
-                             error.message() + ": " + body.cut_short);
+        } catch (const ParseError&) {
         }
         throw ParseError(ErrorCode::Truncated, kHeaderSize + 4, "compressed body", body.cut_short);
     }
+    if (body.bytes_after_stream > 0 && options.refuse_trailing_bytes) {
+        using assbin_common::with_thousands;
+        throw ParseError(ErrorCode::BadLength, body.stream_end, "",
+                         with_thousands(body.bytes_after_stream) +
+                             " bytes follow the end of the zlib stream (refused as asked)");
+    }
     Scene scene = read_body(body.span(), header, options);
+    scene.bytes_after_stream = body.bytes_after_stream;
+    scene.bytes_after_stream_offset = body.stream_end;
     if (options.array_views) scene.inflated_body = std::move(body.data); // its records point there
     return scene;
 }

@@ -230,6 +230,13 @@ std::vector<Problem> validate(const Scene& scene) {
                         std::to_string(scene.trailing_offset) +
                         " (not part of the scene; Assimp's loader ignores them too; --strict refuses them)");
     }
+    if (scene.bytes_after_stream > 0) {
+        report.warning("file", std::to_string(scene.bytes_after_stream) +
+                                   " bytes follow the end of the zlib stream, at byte " +
+                                   std::to_string(scene.bytes_after_stream_offset) +
+                                   " of the file (not part of the scene; Assimp's loader ignores them too; "
+                                   "--strict refuses them)");
+    }
     check_nodes(scene, report);
     for (size_t m = 0; m < scene.meshes.size(); ++m)
         check_mesh(scene, m, report);

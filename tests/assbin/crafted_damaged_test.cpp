@@ -258,8 +258,17 @@ BOOST_AUTO_TEST_CASE(rejects_corrupt_or_cut_zlib_streams) {
                 const uint32_t len = static_cast<uint32_t>(after.size() - 516);
                 std::memcpy(after.data() + 512, &len, 4);
             }
-            BOOST_TEST(assbin::error_code_name(read_error(after).code()) ==
-                       assbin::error_code_name(ErrorCode::BadCompression));
+            // Bytes after the stream are a finding, as bytes after a plain dump's SCENE are; --strict
+            // refuses both.
+            const assbin::Scene read_past = read_dump(after);
+            BOOST_TEST(read_past.bytes_after_stream == 2u);
+            BOOST_TEST(read_past.bytes_after_stream_offset == after.size() - 2);
+            assbin::ReadOptions strict;
+            strict.refuse_trailing_bytes = true;
+            const assbin::ParseError refused = read_error(after, strict);
+            BOOST_TEST(assbin::error_code_name(refused.code()) ==
+                       assbin::error_code_name(ErrorCode::BadLength));
+            BOOST_TEST(refused.offset() == after.size() - 2);
         }
     }
 }

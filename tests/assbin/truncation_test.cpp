@@ -53,6 +53,42 @@ bool reads(std::span<const std::byte> bytes) {
 
 BOOST_AUTO_TEST_SUITE(damaged_input)
 
+// A compressed dump cut anywhere is one condition, said one way: cut short (code Truncated), with
+// where the file ends, never a limit to raise or a stream that inflates to "more than" declared.
+// Cut at each of its last 64 bytes (inside the final block and the Adler-32 checksum) and at every
+// 16th byte of its first 4 KiB (header, size prefix, first blocks), for each compressed fixture.
+BOOST_AUTO_TEST_CASE(a_cut_compressed_dump_is_called_cut_short_wherever_it_is_cut) {
+    for (const char* name :
+         {"assimp-5.2.5/OBJ__spider.obj.z.assbin", "assimp-5.2.5/Collada__lights.dae.z.assbin",
+          "assimp-5.2.5/LWO__LWO2__box_2vc_1unused.lwo.z.assbin", "assimp-5.2.5/SMD__triangle.smd.z.assbin",
+          "older/assimp-3.1.1__models_PLY_float-color.ply.dumpz.assbin"}) {
+        const std::vector<std::byte> bytes = fixture_bytes(name);
+        std::vector<size_t> cuts;
+        for (size_t keep = 16; keep < std::min<size_t>(bytes.size(), 4096); keep += 16)
+            cuts.push_back(keep);
+        for (size_t missing = 1; missing <= 64 && missing < bytes.size(); ++missing)
+            cuts.push_back(bytes.size() - missing);
+        for (const size_t keep : cuts) {
+            BOOST_TEST_CONTEXT(name << " cut to " << keep << " of " << bytes.size() << " bytes") {
+                try {
+                    assbin::read_scene(std::span(bytes).first(keep));
+                    BOOST_ERROR("read");
+                } catch (const assbin::ParseError& error) {
+                    const std::string what = error.what();
+                    BOOST_TEST(error.code() == assbin::ErrorCode::Truncated, what);
+                    BOOST_TEST(what.find("cut short") != std::string::npos, what);
+                    BOOST_TEST(what.find("limit") == std::string::npos, what);
+                    BOOST_TEST(what.find("more than") == std::string::npos, what);
+                    if (keep > assbin::kHeaderSize + 4) {
+                        BOOST_TEST(what.find("(at byte " + std::to_string(keep) + ")") != std::string::npos,
+                                   what);
+                    }
+                }
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(rejects_every_truncated_prefix) {
     for (const char* name : kTruncationFixtures) {
         BOOST_TEST_CONTEXT(name) {
@@ -78,8 +114,9 @@ BOOST_AUTO_TEST_CASE(truncation_errors_name_the_offset_and_the_chunk) {
         assbin::read_scene(prefix);
         BOOST_FAIL("a truncated file was read");
     } catch (const assbin::ParseError& error) {
-        // The MATERIAL head at 25533 declares 868 bytes; 459 remain after its head.
-        BOOST_TEST(error.code() == assbin::ErrorCode::BadLength);
+        // The MATERIAL head at 25533 declares 868 bytes; 459 remain after its head. A cut file is
+        // Truncated, whichever length the cut made wrong.
+        BOOST_TEST(error.code() == assbin::ErrorCode::Truncated);
         BOOST_TEST(error.chunk_path() == "scene");
         BOOST_TEST(error.offset() == 25533u);
         BOOST_TEST(std::string(error.what()).find("MATERIAL (0x123d) chunk declares 868 bytes") !=

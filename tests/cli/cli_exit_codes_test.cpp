@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(convert_gives_each_code_for_one_input_and_1_for_a_batch) {
     BOOST_TEST(contains(refused.err, "no triangles"));
     const auto missing = run_cli({"convert", (dir / "missing.assbin").string()});
     BOOST_TEST(missing.exit_code == 2);
-    BOOST_TEST(contains(missing.err, "No such file"));
+    BOOST_TEST(contains(missing.err, "no such file"));
     BOOST_TEST(
         run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "-o", kUnwritable + ".aem"}).exit_code == 3);
     // A batch: one failed file among converted ones.

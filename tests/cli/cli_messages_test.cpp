@@ -2,7 +2,11 @@
 // the wrong one, a cut compressed dump told from a corrupt one, one vocabulary in cmp's lines,
 // summary and JSON, and counts that agree with their nouns.
 #include "cli/cli_helpers.hpp"
+#include "counting.hpp"
 #include "quoting.hpp"
+
+#include <assbin/reader.hpp>
+#include <assbin/writer.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -44,6 +48,68 @@ BOOST_AUTO_TEST_CASE(usage_errors_use_the_synopsis_words) {
     }
 }
 
+namespace {
+
+// A 24 MB dump (a triangle whose mesh holds 2,000,000 vertices): its scene takes more than the
+// 16 MiB every read may take whatever --max-allocation-ratio says, so a ratio of 0 is hit.
+std::string big_dump(const TempDir& dir) {
+    assbin::Scene scene = assbin::read_file(fixture("SMD__triangle.smd.assbin"));
+    assbin::Mesh& mesh = scene.meshes.at(0);
+    mesh.vertex_count = 2'000'000;
+    for (auto* stream : {&mesh.positions, &mesh.normals, &mesh.tangents, &mesh.bitangents})
+        if (*stream) (*stream)->values.resize(mesh.vertex_count);
+    for (assbin::UvChannel& uv : mesh.uv_channels)
+        uv.values.resize(mesh.vertex_count);
+    for (auto& colours : mesh.color_sets)
+        colours.values.resize(mesh.vertex_count);
+    mesh.bones.clear();
+    const fs::path file = dir / "big.assbin";
+    assbin::write_file(scene, file);
+    return file.string();
+}
+
+} // namespace
+
+// Each reader limit, hit: the error names the option that raises it and the option's unit, never
+// the library's field (max_inflated_bytes) or a value in another unit than the option's; for every
+// verb that reads dumps.
+BOOST_AUTO_TEST_CASE(every_limit_error_names_its_option_and_unit) {
+    const TempDir dir;
+    const std::string compressed = fixture("OBJ__spider.obj.z.assbin");
+    const std::string nested = fixture("FBX__huesitos.fbx.assbin");
+    struct Case {
+        std::vector<std::string> options;
+        std::string file;
+        std::string says;
+    };
+    const Case cases[] = {
+        {{"--max-inflated-mb", "0"}, compressed, "--max-inflated-mb raises it (in MiB)"},
+        {{"--max-inflate-ratio", "2"}, compressed, "--max-inflate-ratio raises it (a multiple of"},
+        {{"--max-node-depth", "2"}, nested, "--max-node-depth raises it (in levels of nesting)"},
+        {{"--max-allocation-ratio", "0"}, big_dump(dir), "--max-allocation-ratio raises it (a multiple of"},
+    };
+    for (const Case& limit : cases) {
+        for (const std::string verb : {"info", "tree", "convert", "dump", "cmp"}) {
+            // info, tree and cmp look at the arrays in the file without copying them: only the verbs
+            // that copy them allocate enough to meet the allocation limit.
+            if (limit.options.front() == "--max-allocation-ratio" && verb != "convert" && verb != "dump")
+                continue;
+            BOOST_TEST_CONTEXT(verb << " " << limit.options.front()) {
+                std::vector<std::string> args{verb, limit.file};
+                if (verb == "convert") args = {verb, limit.file, "-o", (dir / "x.aem").string()};
+                if (verb == "dump") args = {verb, limit.file, (dir / "x.assbin").string()};
+                if (verb == "cmp") args = {verb, limit.file, limit.file};
+                args.insert(args.end(), limit.options.begin(), limit.options.end());
+                const auto result = run_cli(args);
+                BOOST_TEST(result.exit_code == 2, result.err);
+                BOOST_TEST(contains(result.err, limit.says), result.err);
+                BOOST_TEST(!contains(result.err, "max_"), result.err);
+                BOOST_TEST(!contains(result.err, "limits "), result.err);
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_file_given_to_the_wrong_verb_names_the_verb_that_reads_it) {
     const TempDir dir;
     const std::string model = (dir / "m.aem").string();
@@ -71,8 +137,8 @@ BOOST_AUTO_TEST_CASE(a_cut_compressed_dump_is_cut_short_not_corrupt) {
             const auto info = run_cli({"info", cut.string()});
             BOOST_TEST(info.exit_code == 2);
             BOOST_TEST(contains(info.err, "the compressed stream is cut short: the file ends " +
-                                              std::to_string(keep - 516) + " bytes into it (at byte " +
-                                              std::to_string(keep) + ")"),
+                                              assbin_common::with_thousands(keep - 516) +
+                                              " bytes into it (at byte " + std::to_string(keep) + ")"),
                        info.err);
             BOOST_TEST(!contains(info.err, "corrupt"));
             // tree walks the chunks the file still holds, then gives the same error.

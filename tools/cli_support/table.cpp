@@ -48,25 +48,4 @@ void Table::print_row(std::ostream& out, const std::vector<std::string>& row,
     out << line << "\n";
 }
 
-std::string with_thousands(uint64_t number) {
-    const std::string digits = std::to_string(number);
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string counted(uint64_t number, std::string_view singular, std::string_view plural) {
-    std::string out = with_thousands(number) + " ";
-    if (number == 1)
-        out += singular;
-    else if (!plural.empty())
-        out += plural;
-    else
-        out += std::string(singular) + "s";
-    return out;
-}
-
 } // namespace assbin::cli

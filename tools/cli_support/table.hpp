@@ -2,6 +2,8 @@
 // the verbs and the benchmarks. Internal (library assbin_cli_support); not installed.
 #pragma once
 
+#include <counting.hpp>
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -31,11 +33,8 @@ class Table {
     std::vector<std::vector<std::string>> rows_;
 };
 
-// Numbers as humans read them in a terminal: 1234567 -> "1,234,567".
-std::string with_thousands(uint64_t number);
-
-// A count and its noun, agreeing: counted(1, "warning") -> "1 warning", counted(1638, "bone") ->
-// "1,638 bones"; nouns whose plural is not singular + "s" give it (counted(n, "mesh", "meshes")).
-std::string counted(uint64_t number, std::string_view singular, std::string_view plural = {});
+// Numbers as humans read them (common/counting.hpp): "1,234,567", "1 warning", "3 meshes".
+using assbin_common::counted;
+using assbin_common::with_thousands;
 
 } // namespace assbin::cli

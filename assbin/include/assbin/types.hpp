@@ -430,6 +430,10 @@ struct Scene {
     // it says so): how many, and the offset of the first in the (inflated) file image.
     uint64_t trailing_bytes = 0;
     uint64_t trailing_offset = 0;
+    // A compressed dump's bytes after the end of its zlib stream (ignored alike, and said): how many,
+    // and the offset of the first in the file itself.
+    uint64_t bytes_after_stream = 0;
+    uint64_t bytes_after_stream_offset = 0;
     // Read with ReadOptions::array_views from a compressed dump: the inflated body its FileRecords
     // point into, kept alive with the scene (a plain dump's records point into the caller's data).
     std::shared_ptr<const std::byte[]> inflated_body;
