@@ -1,5 +1,6 @@
 #include "cli_common.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -83,9 +84,70 @@ bool is_count_option(const po::option_description& option) {
 
 constexpr const char* kExtraOperands = "extra-operands";
 
+// Edit distance of two short option names (for "did you mean").
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// "--epsilon or --expected", "--a, --b or --c".
+std::string either_of(const std::vector<std::string>& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+        out += "--" + names[i];
+    }
+    return out;
+}
+
+// Long options are matched against the options --help shows, and only those: an exact name passes,
+// a prefix of exactly one is completed, and anything else is a usage error that names only shown
+// options (Boost would also match the hidden ones that carry the operands, and say so). Tokens
+// after "--" are operands. Returns the error, or nothing once `args` is rewritten.
+std::optional<std::string> resolve_long_options(std::vector<std::string>& args, const po::options_description& shown,
+                                                std::string_view verb) {
+    std::vector<std::string> names;
+    for (const auto& option : shown.options())
+        if (!option->long_name().empty()) names.push_back(option->long_name());
+    for (std::string& token : args) {
+        if (token == "--") break;
+        if (token.size() < 3 || !token.starts_with("--")) continue;
+        const size_t equals = token.find('=');
+        const std::string name = token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+        const std::string rest = equals == std::string::npos ? "" : token.substr(equals);
+        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        std::vector<std::string> matches;
+        for (const std::string& candidate : names)
+            if (candidate.starts_with(name)) matches.push_back(candidate);
+        if (matches.size() == 1) {
+            token = "--" + matches.front() + rest;
+            continue;
+        }
+        if (matches.size() > 1)
+            return "option '--" + name + "' is ambiguous: it could be " + either_of(matches);
+        std::vector<std::string> close;
+        for (const std::string& candidate : names)
+            if (edit_distance(name, candidate) <= std::max<size_t>(1, name.size() / 4)) close.push_back(candidate);
+        return "unknown option '--" + name + "'" + (close.empty() ? "" : " (did you mean " + either_of(close) + "?)") +
+               "; 'assbin " + std::string(verb) + " --help' lists the options";
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
-std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::string>& args,
+std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::string>& given,
                                                       const VerbSyntax& syntax,
                                                       const po::options_description& options,
                                                       int* exit_code) {
@@ -114,6 +176,8 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
         *exit_code = usage_error(what, syntax.usage);
         return std::nullopt;
     };
+    std::vector<std::string> args = given;
+    if (const std::optional<std::string> wrong = resolve_long_options(args, options, syntax.verb)) return fail(*wrong);
     po::variables_map vm;
     try {
         const po::parsed_options parsed =
@@ -139,9 +203,10 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
     }
     if (vm.count(kExtraOperands)) {
         const Operand& last = syntax.operands.back();
-        const std::string count = syntax.operands.size() == 1
-                                      ? "one " + last.word
-                                      : std::to_string(syntax.operands.size()) + " operands";
+        std::vector<std::string> words;
+        for (const Operand& operand : syntax.operands)
+            words.push_back(operand.word);
+        const std::string count = syntax.operands.size() == 1 ? "one " + last.word : joined_words(words);
         return fail(verb + " takes " + count + "; '" +
                     vm[kExtraOperands].as<std::vector<std::string>>().front() + "' is one too many");
     }

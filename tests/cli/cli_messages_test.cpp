@@ -12,6 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <iterator>
 
 using assbin_cli_test::contains;
@@ -36,7 +39,7 @@ BOOST_AUTO_TEST_CASE(usage_errors_use_the_synopsis_words) {
         {{"convert"}, "convert needs an IN"},
         {{"render"}, "render needs an IN"},
         {{"info", "a", "b"}, "info takes one FILE; 'b' is one too many"},
-        {{"cmp", "a", "b", "c"}, "cmp takes 2 operands; 'c' is one too many"},
+        {{"cmp", "a", "b", "c"}, "cmp takes ACTUAL and EXPECTED; 'c' is one too many"},
     };
     for (const auto& [args, words] : cases) {
         BOOST_TEST_CONTEXT(words) {
@@ -108,6 +111,80 @@ BOOST_AUTO_TEST_CASE(every_limit_error_names_its_option_and_unit) {
             }
         }
     }
+}
+
+namespace {
+
+// Every "--name" a text mentions.
+std::set<std::string> long_options_in(const std::string& text) {
+    std::set<std::string> names;
+    static const std::regex option(R"(--([a-z][a-z0-9-]*))");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), option); it != std::sregex_iterator(); ++it)
+        names.insert((*it)[1]);
+    return names;
+}
+
+} // namespace
+
+// For every verb and every option its --help shows: a misspelling and an ambiguous prefix are usage
+// errors (exit 2) naming only options --help shows, never the hidden ones that carry the operands;
+// and those hidden names are refused as options.
+BOOST_AUTO_TEST_CASE(usage_errors_name_only_options_that_help_shows) {
+    for (const std::string verb : {"info", "tree", "aem-info", "render", "convert", "dump", "cmp"}) {
+        const auto help = run_cli({verb, "--help"});
+        BOOST_TEST_REQUIRE(help.exit_code == 0);
+        // The options themselves: the lines of the option list ("  --json", "  -o [ --output ] arg").
+        std::set<std::string> shown;
+        static const std::regex option_line(R"(^\s+(?:-\w \[ )?--([a-z][a-z0-9-]*))");
+        std::istringstream lines(help.out);
+        for (std::string line; std::getline(lines, line);) {
+            std::smatch match;
+            if (std::regex_search(line, match, option_line)) shown.insert(match[1]);
+        }
+        BOOST_TEST_REQUIRE(shown.size() >= 2u);
+        const auto names_only_shown = [&](const std::string& err) {
+            // What the user typed is quoted ('--jsn'); everything else the error names must be shown.
+            const std::string said =
+                std::regex_replace(err.substr(0, err.find("\nusage:")), std::regex("'[^']*'"), "");
+            for (const std::string& named : long_options_in(said))
+                BOOST_TEST(shown.count(named) == 1u, verb << ": names --" << named << " that --help does not show: " << err);
+        };
+        for (const std::string& name : shown) {
+            BOOST_TEST_CONTEXT(verb << " --" << name) {
+                const auto misspelt = run_cli({verb, "--" + name + "qz", "x"});
+                BOOST_TEST(misspelt.exit_code == 2);
+                BOOST_TEST(contains(misspelt.err, "unknown option '--" + name + "qz'"), misspelt.err);
+                names_only_shown(misspelt.err);
+                // The longest prefix of this name that another shown option shares, if any.
+                size_t shared = 0;
+                for (const std::string& other : shown) {
+                    if (other == name) continue;
+                    size_t common = 0;
+                    while (common < name.size() && common < other.size() && name[common] == other[common])
+                        ++common;
+                    shared = std::max(shared, common);
+                }
+                if (shared == 0 || shared == name.size()) continue;
+                const auto ambiguous = run_cli({verb, "--" + name.substr(0, shared), "x"});
+                BOOST_TEST(ambiguous.exit_code == 2);
+                BOOST_TEST(contains(ambiguous.err, "is ambiguous: it could be"), ambiguous.err);
+                BOOST_TEST(contains(ambiguous.err, "--" + name), ambiguous.err);
+                names_only_shown(ambiguous.err);
+            }
+        }
+        for (const std::string hidden : {"file", "in", "out", "actual", "expected", "extra-operands"}) {
+            const auto abbreviates = [&](const std::string& option) { return option.starts_with(hidden); };
+            if (std::count_if(shown.begin(), shown.end(), abbreviates) == 1) continue; // --out for --output
+            const auto refused = run_cli({verb, "--" + hidden, "x", "y"});
+            BOOST_TEST(refused.exit_code == 2, verb << " --" << hidden);
+            BOOST_TEST((contains(refused.err, "unknown option '--" + hidden + "'") ||
+                        contains(refused.err, "option '--" + hidden + "' is ambiguous")),
+                       verb << ": " << refused.err);
+        }
+    }
+    // The operands are named by the synopsis's words.
+    BOOST_TEST(contains(run_cli({"dump", "a", "b", "c"}).err, "dump takes IN and OUT; 'c' is one too many"));
+    BOOST_TEST(contains(run_cli({"info", "x", "--jsn"}).err, "unknown option '--jsn' (did you mean --json?)"));
 }
 
 BOOST_AUTO_TEST_CASE(a_file_given_to_the_wrong_verb_names_the_verb_that_reads_it) {
