@@ -68,6 +68,20 @@ inline void append_json_escape(std::string& out, unsigned char c) {
 
 } // namespace detail
 
+// Whether `text` is valid UTF-8 throughout (ASCII included).
+inline bool is_valid_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const size_t length = detail::utf8_sequence_length(text, i);
+        if (length == 0) return false;
+        i += length;
+    }
+    return true;
+}
+
 // A JSON string literal, quotes included. Valid UTF-8 passes through; a byte that is not part of a
 // valid sequence is kept visible as \u00XX (read as Latin-1), so the output is always valid JSON.
 inline std::string json_quote(std::string_view text) {

@@ -28,6 +28,23 @@ void print_error(std::string_view what) {
 
 namespace {
 
+// The option that raises a limit, or "".
+std::string_view limit_option(Limit limit) {
+    switch (limit) {
+    case Limit::InflatedSize:
+        return "--max-inflated-mb";
+    case Limit::InflateRatio:
+        return "--max-inflate-ratio";
+    case Limit::NodeDepth:
+        return "--max-node-depth";
+    case Limit::AllocationRatio:
+        return "--max-allocation-ratio";
+    case Limit::None:
+        break;
+    }
+    return "";
+}
+
 // The option a limit error sends the user to, with its unit.
 std::string_view limit_option_hint(Limit limit) {
     switch (limit) {
@@ -47,11 +64,43 @@ std::string_view limit_option_hint(Limit limit) {
 
 } // namespace
 
+// What follows the reader's sentence: the option that raises a limit, the verb that reads the file.
+static std::string error_hints(std::string_view file, const ParseError& error) {
+    std::string hints(limit_option_hint(error.limit()));
+    if (error.code() == ErrorCode::NotAssbin) hints += other_verb_hint(std::string(file), "");
+    return hints;
+}
+
 std::string parse_error_text(std::string_view file, const ParseError& error) {
-    std::string text = error.what();
-    text += limit_option_hint(error.limit());
-    if (error.code() == ErrorCode::NotAssbin) text += other_verb_hint(std::string(file), "");
-    return text;
+    return error.what() + error_hints(file, error);
+}
+
+void write_error_json(JsonWriter& json, std::string_view file, const ParseError* error) {
+    json.key("error");
+    if (!error) {
+        json.null();
+        return;
+    }
+    json.begin_object();
+    json.field("code", error_code_name(error->code()));
+    json.field("offset", error->offset());
+    json.field("path", error->chunk_path());
+    json.field("message", error->message() + error_hints(file, *error));
+    json.key("limit");
+    if (error->limit() == Limit::None)
+        json.null();
+    else
+        json.value(limit_option(error->limit()));
+    json.end_object();
+}
+
+void print_error_json(std::string_view file, const ParseError& error) {
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.field("file", file);
+    write_error_json(json, file, &error);
+    json.end_object();
+    json.finish();
 }
 
 void print_parse_error(std::string_view file, const ParseError& error) {
@@ -115,8 +164,8 @@ std::string either_of(const std::vector<std::string>& names) {
 // a prefix of exactly one is completed, and anything else is a usage error that names only shown
 // options (Boost would also match the hidden ones that carry the operands, and say so). Tokens
 // after "--" are operands. Returns the error, or nothing once `args` is rewritten.
-std::optional<std::string> resolve_long_options(std::vector<std::string>& args, const po::options_description& shown,
-                                                std::string_view verb) {
+std::optional<std::string> resolve_long_options(std::vector<std::string>& args,
+                                                const po::options_description& shown, std::string_view verb) {
     std::vector<std::string> names;
     for (const auto& option : shown.options())
         if (!option->long_name().empty()) names.push_back(option->long_name());
@@ -124,7 +173,8 @@ std::optional<std::string> resolve_long_options(std::vector<std::string>& args, 
         if (token == "--") break;
         if (token.size() < 3 || !token.starts_with("--")) continue;
         const size_t equals = token.find('=');
-        const std::string name = token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+        const std::string name =
+            token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
         const std::string rest = equals == std::string::npos ? "" : token.substr(equals);
         if (std::find(names.begin(), names.end(), name) != names.end()) continue;
         std::vector<std::string> matches;
@@ -138,9 +188,11 @@ std::optional<std::string> resolve_long_options(std::vector<std::string>& args, 
             return "option '--" + name + "' is ambiguous: it could be " + either_of(matches);
         std::vector<std::string> close;
         for (const std::string& candidate : names)
-            if (edit_distance(name, candidate) <= std::max<size_t>(1, name.size() / 4)) close.push_back(candidate);
-        return "unknown option '--" + name + "'" + (close.empty() ? "" : " (did you mean " + either_of(close) + "?)") +
-               "; 'assbin " + std::string(verb) + " --help' lists the options";
+            if (edit_distance(name, candidate) <= std::max<size_t>(1, name.size() / 4))
+                close.push_back(candidate);
+        return "unknown option '--" + name + "'" +
+               (close.empty() ? "" : " (did you mean " + either_of(close) + "?)") + "; 'assbin " +
+               std::string(verb) + " --help' lists the options";
     }
     return std::nullopt;
 }
@@ -177,7 +229,8 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
         return std::nullopt;
     };
     std::vector<std::string> args = given;
-    if (const std::optional<std::string> wrong = resolve_long_options(args, options, syntax.verb)) return fail(*wrong);
+    if (const std::optional<std::string> wrong = resolve_long_options(args, options, syntax.verb))
+        return fail(*wrong);
     po::variables_map vm;
     try {
         const po::parsed_options parsed =
@@ -223,6 +276,12 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
         return fail(verb + " needs " + joined_words(missing));
     }
     return vm;
+}
+
+void make_output_folder(const std::filesystem::path& output) {
+    if (!output.has_parent_path()) return;
+    std::error_code not_made;
+    std::filesystem::create_directories(output.parent_path(), not_made);
 }
 
 std::string other_verb_hint(const std::string& file, std::string_view verb) {

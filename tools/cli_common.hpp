@@ -47,6 +47,11 @@ void print_error(std::string_view what);
 // for a limit, the option that raises it in that option's unit; for a file that is not a dump but
 // an AEM model, the verb that reads it. Every verb words a reader error with it.
 std::string parse_error_text(std::string_view file, const ParseError& error);
+// The "error" member every --json output carries when a file could not be read: {code, offset, path,
+// message, limit} (limit: the option that raises it, or null); `error` null writes null.
+void write_error_json(JsonWriter& json, std::string_view file, const ParseError* error);
+// A whole --json document for a file that could not be read: {"file": ..., "error": {...}}.
+void print_error_json(std::string_view file, const ParseError& error);
 // Prints "assbin: error: <file>: " + parse_error_text on stderr.
 void print_parse_error(std::string_view file, const ParseError& error);
 // Prints "assbin: error: <what>" and the verb's synopsis; returns kExitUnreadable.
@@ -79,6 +84,11 @@ parse_verb_arguments(const std::vector<std::string>& args, const VerbSyntax& syn
 // `inputs` lives is held to it again.
 bool outputs_allowed(const assbin_common::InputFiles& inputs,
                      const std::vector<std::filesystem::path>& outputs);
+
+// Makes the folder an output goes into, as convert always has (render -o new/x.png, dump IN new/OUT,
+// cmp --html new/report.html): a missing folder is no reason to lose the work. One that cannot be
+// made is left for the write to report.
+void make_output_folder(const std::filesystem::path& output);
 
 // When `file` is not what this verb reads but another verb's input (an AEM model given to `info`, a
 // dump given to `aem-info`): " (it is an AEM model: use 'assbin aem-info')"; otherwise "".

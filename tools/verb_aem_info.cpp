@@ -650,8 +650,21 @@ int run_aem_info(const std::vector<std::string>& args) {
     try {
         model = aem::read_file(file);
     } catch (const aem::Error& error) {
-        print_error(file + ": " + error.what() +
-                    (error.code() == aem::ErrorCode::NotAem ? other_verb_hint(file, "aem-info") : ""));
+        const std::string hint =
+            error.code() == aem::ErrorCode::NotAem ? other_verb_hint(file, "aem-info") : "";
+        if (vm->count("json")) { // the same shape as the other verbs' errors: {file, error: {code, message}}
+            JsonWriter json(std::cout);
+            json.begin_object();
+            json.field("file", file);
+            json.key("error");
+            json.begin_object();
+            json.field("code", aem::error_code_name(error.code()));
+            json.field("message", error.what() + hint);
+            json.end_object();
+            json.end_object();
+            json.finish();
+        }
+        print_error(file + ": " + error.what() + hint);
         return kExitUnreadable;
     }
 

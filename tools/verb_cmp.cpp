@@ -15,6 +15,8 @@
 #include <assbin/format.hpp>
 #include <assbin/reader.hpp>
 #include <mapped_file.hpp>
+#include <quoting.hpp>
+#include <read_file.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -27,6 +29,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -563,18 +566,21 @@ void print_json(const std::string& actual, const std::string& expected, bool fol
 
 // The names listed in `path`, or nullopt with `why` set (the system's reason) when it cannot be read.
 std::optional<std::set<std::string>> load_known_failures(const std::string& path, std::string& why) {
-    std::error_code error;
-    if (fs::is_directory(path, error)) {
-        why = "Is a directory";
+    std::vector<std::byte> bytes;
+    try { // the words every reader uses: no such file, is a folder, ...
+        bytes = assbin_common::read_regular_file(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        why = failure.what();
         return std::nullopt;
     }
-    errno = 0;
-    std::ifstream list(path);
-    if (!list) {
-        why = errno ? std::strerror(errno) : "cannot be opened";
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    // A list is text: a picture or a dump given by mistake would become lines of noise.
+    if (text.find('\0') != std::string_view::npos || !assbin_common::is_valid_utf8(text)) {
+        why = "it is not a text file of names (it holds binary bytes)";
         return std::nullopt;
     }
     std::set<std::string> names;
+    std::istringstream list{std::string(text)};
     for (std::string line; std::getline(list, line);) {
         const size_t comment = line.find(" #");
         if (comment != std::string::npos) line.resize(comment);
@@ -611,7 +617,7 @@ bool read_settings(const po::variables_map& vm, Settings& settings) {
         std::string why;
         const auto names = load_known_failures(path, why);
         if (!names) {
-            print_error(path + ": cannot read the known-failures list (" + why + ")");
+            print_error(path + ": cannot read the known-failures list: " + why);
             return false;
         }
         settings.known_failures = *names;
@@ -669,6 +675,7 @@ int exit_code_of(const std::vector<Pair>& pairs, bool folders) {
 // The --html page; false (reported) when it cannot be written.
 bool write_html(const std::string& path, const std::string& actual, const std::string& expected,
                 const std::vector<Pair>& pairs, size_t max_diffs) {
+    make_output_folder(path);
     std::vector<render::ReportPair> report;
     for (const Pair& pair : pairs) {
         render::ReportPair entry{pair.name, status_name(pair.status), {}, {}, {}};
@@ -720,11 +727,14 @@ int run_cmp(const std::vector<std::string>& args) {
     if (folders && !(fs::is_directory(actual) && fs::is_directory(expected))) {
         const std::string missing = !fs::exists(actual) ? actual : !fs::exists(expected) ? expected : "";
         if (!missing.empty())
-            print_error(missing + ": no such folder");
+            print_error(missing + ": no such file or folder");
         else
             return usage_error("ACTUAL and EXPECTED must be two files or two folders", kUsage);
         return kExitUnreadable;
     }
+    if (!folders && settings.verbose) // said, as convert says its idle options
+        std::cerr << "assbin: warning: --verbose does nothing here: it lists the same pairs of two folders; "
+                     "a pair of files is listed whole anyway\n";
     std::vector<Pair> pairs;
     if (folders) {
         try {

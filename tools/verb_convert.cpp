@@ -815,7 +815,8 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     for (const fs::path& folder : settings.options.texture_folders) {
         std::error_code error;
         if (!fs::is_directory(folder, error))
-            return refuse("--texture-dir " + folder.string() + ": no such folder");
+            return refuse("--texture-dir " + folder.string() +
+                          (fs::exists(folder, error) ? ": is a file, not a folder" : ": no such folder"));
     }
     settings.options.optimize = vm.count("no-optimize") == 0;
     settings.quiet = vm.count("quiet") > 0;

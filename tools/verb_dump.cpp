@@ -72,6 +72,7 @@ int dump_one(const std::string& in, const std::string& out, const WriteOptions& 
                         "full dump; pass --shortened to rewrite it shortened");
             return kExitDiffers;
         }
+        make_output_folder(out);
         write_file(scene, out, write_options);
         bar.clear();
         std::cout << "wrote " << out << " (" << kind_text(write_options) << ", current Assimp layout) from "
@@ -192,6 +193,16 @@ int run_dump(const std::vector<std::string>& args) {
     const ReadOptions read_options = read_options_from(*vm);
     const std::optional<std::string> source_name =
         vm->count("source-name") ? std::optional((*vm)["source-name"].as<std::string>()) : std::nullopt;
+    if (source_name && source_name->size() > 255) { // the header's field: never cut silently
+        return usage_error(
+            "--source-name takes at most 255 bytes (the header's field holds no more); this one has " +
+                std::to_string(source_name->size()),
+            kUsage);
+    }
+    if (fs::is_directory(in) && fs::is_directory(out, error) && fs::equivalent(in, out, error)) {
+        print_error(out + ": is IN itself: each dump would replace itself; write into another folder");
+        return kExitCannotRun;
+    }
     if (fs::is_directory(in))
         return dump_folder(in, out, run_inputs, write_options, read_options, source_name);
     write_options.source_name = source_name.value_or(out);

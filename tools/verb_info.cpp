@@ -447,11 +447,13 @@ void write_sections_json(JsonWriter& json, const Scene& scene, const SceneFacts&
     write_textures_lights_cameras_json(json, scene);
 }
 
-void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene,
-                                   const std::vector<Problem>& problems) {
+void write_nodes_and_problems_json(JsonWriter& json, const Scene& scene, const std::vector<Problem>& problems,
+                                   size_t max_nodes) {
+    const size_t listed = max_nodes == 0 ? scene.nodes.size() : std::min(max_nodes, scene.nodes.size());
+    json.field("nodes_listed", listed); // of counts.nodes: fewer only when --max-nodes asks
     json.key("nodes");
     json.begin_array();
-    for (const Node& node : scene.nodes) {
+    for (const Node& node : std::span(scene.nodes).first(listed)) {
         json.begin_object();
         json.field("name", node.name);
         json.field("parent", node.parent);
@@ -495,7 +497,7 @@ int run_info(const std::vector<std::string>& args) {
     po::options_description options("options");
     options.add_options()("help,h", "show this help")("json", "print the summary as JSON")(
         "max-nodes", po::value<size_t>()->default_value(200)->value_name("N"),
-        "nodes shown in the text tree (0 = all)");
+        "nodes shown in the text tree (0 = all); with --json, nodes listed (default: all)");
     options.add(jobs_option("threads that decode the meshes, validate the scene and gather each mesh's "
                             "facts (default: the number of cores; the output is the same for any N)"));
     options.add(read_limit_options());
@@ -516,10 +518,13 @@ int run_info(const std::vector<std::string>& args) {
         mapped.emplace(file);
         scene = read_scene(mapped->bytes(), read_options);
     } catch (const ParseError& error) {
+        if (vm->count("json")) print_error_json(file, error);
         print_parse_error(file, error);
         return kExitUnreadable;
     } catch (const assbin_common::ReadFailure& failure) {
-        print_parse_error(file, ParseError(ErrorCode::Io, 0, "", failure.what()));
+        const ParseError error(ErrorCode::Io, 0, "", failure.what());
+        if (vm->count("json")) print_error_json(file, error);
+        print_parse_error(file, error);
         return kExitUnreadable;
     }
     // Both only read the scene: with threads to spare, validation runs beside the facts.
@@ -542,7 +547,9 @@ int run_info(const std::vector<std::string>& args) {
         write_header_json(json, scene);
         write_counts_json(json, scene, facts);
         write_sections_json(json, scene, facts);
-        write_nodes_and_problems_json(json, scene, problems);
+        // --json lists every node unless --max-nodes is given (the text's default of 200 is for a terminal).
+        const size_t max_nodes = (*vm)["max-nodes"].defaulted() ? 0 : (*vm)["max-nodes"].as<size_t>();
+        write_nodes_and_problems_json(json, scene, problems, max_nodes);
         json.end_object();
         json.finish();
         return kExitOk;

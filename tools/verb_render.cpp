@@ -32,6 +32,8 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -169,7 +171,8 @@ std::optional<Request> request_from(const po::variables_map& vm) {
         for (const std::string& folder : vm["texture-dir"].as<std::vector<std::string>>()) {
             std::error_code error;
             if (!fs::is_directory(folder, error))
-                return refuse("--texture-dir " + folder + ": no such folder");
+                return refuse("--texture-dir " + folder +
+                              (fs::exists(folder, error) ? ": is a file, not a folder" : ": no such folder"));
             request.texture_folders.emplace_back(folder);
         }
     }
@@ -250,15 +253,21 @@ render::Picture draw_file(const Request& request, const fs::path& file, const Re
         options.animation = find_animation(drawable.model, request.animation, why);
         if (!options.animation) throw NotInTheFile(why);
     }
-    if (options.bones && drawable.model.bones.empty())
-        warn(render::is_gltf_file(file)
-                 ? "--bones draws nothing: render draws glTF files without their skeletons"
-                 : "--bones draws nothing: the model has no bones");
+    if (options.bones && drawable.model.bones.empty()) {
+        warn(
+            render::is_gltf_file(file)
+                ? "--bones draws nothing: render draws glTF files without their skeletons"
+            : drawable.bounds_only && drawable.shortened_bones > 0
+                ? "--bones draws nothing: a shortened dump is drawn as its meshes' bounding boxes, and its " +
+                      counted(drawable.shortened_bones, "bone") + " cannot be placed without its vertices"
+                : std::string("--bones draws nothing: the model has no bones"));
+    }
     return render::render_model(drawable.model, options);
 }
 
 // PNG written beside its final name and renamed when complete.
 void write_png(const render::Picture& picture, const fs::path& path) {
+    make_output_folder(path);
     std::string bytes;
     stbi_write_png_to_func(
         [](void* context, void* data, int size) {
@@ -271,11 +280,24 @@ void write_png(const render::Picture& picture, const fs::path& path) {
 
 int run_sheet(const Request& request, const ReadOptions& read) {
     std::vector<render::SheetEntry> entries;
+    // What an option does not do for a file (--bones, --texture-dir) is said per file, as -o says it;
+    // the conversions' own warnings (textures not found, ...) are counted: a sheet of a folder would
+    // bury the picture under them, and `render FILE -o` shows them for one file.
+    std::mutex said_mutex;
+    std::vector<std::string> option_warnings;
+    std::set<std::string> files_with_warnings;
     for (const auto& [file, label] : sheet_files(request.inputs)) {
         const bool shortened = file.string().ends_with(".regress");
         entries.push_back(
-            {shortened ? label + " (bounds)" : label, file.string(), [&request, &read, file = file] {
-                 return draw_file(request, file, read, [](const std::string&) {});
+            {shortened ? label + " (bounds)" : label, file.string(),
+             [&request, &read, &said_mutex, &option_warnings, &files_with_warnings, file = file] {
+                 return draw_file(request, file, read, [&](const std::string& warning) {
+                     const std::lock_guard lock(said_mutex);
+                     if (warning.starts_with("--"))
+                         option_warnings.push_back(file.string() + ": " + warning);
+                     else
+                         files_with_warnings.insert(file.string());
+                 });
              }});
     }
     if (entries.empty()) {
@@ -295,6 +317,14 @@ int run_sheet(const Request& request, const ReadOptions& read) {
     bar.clear();
     for (const std::string& failure : result.failures)
         print_error(failure);
+    std::sort(option_warnings.begin(), option_warnings.end());
+    for (const std::string& warning : option_warnings)
+        std::cerr << "assbin: warning: " << warning << "\n";
+    if (!files_with_warnings.empty()) {
+        std::cerr << "assbin: warning: " << counted(files_with_warnings.size(), "file")
+                  << " drawn with conversion warnings (textures not found, ...): 'assbin render FILE -o "
+                     "OUT.png' lists a file's\n";
+    }
     try {
         write_png(result.sheet, request.sheet);
     } catch (const std::exception& error) {

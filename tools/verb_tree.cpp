@@ -82,17 +82,7 @@ void print_json(const std::string& file, const std::vector<ChunkRecord>& chunks,
         json.end_object();
     }
     json.end_array();
-    json.key("error");
-    if (error) {
-        json.begin_object();
-        json.field("code", error_code_name(error->code()));
-        json.field("offset", error->offset());
-        json.field("path", error->chunk_path());
-        json.field("message", error->message());
-        json.end_object();
-    } else {
-        json.null();
-    }
+    write_error_json(json, file, error ? &*error : nullptr);
     json.end_object();
     json.finish();
 }
@@ -130,7 +120,7 @@ int run_tree(const std::vector<std::string>& args) {
     }
     if (vm->count("json"))
         print_json(file, chunks, max_depth, error);
-    else
+    else if (!chunks.empty() || !error) // a file that could not be opened has no table, not an empty one
         print_text(chunks, max_depth, compressed);
     if (error) {
         print_parse_error(file, *error);

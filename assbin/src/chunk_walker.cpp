@@ -1,4 +1,5 @@
 #include "chunk_walker.hpp"
+#include <counting.hpp>
 
 #include <assbin/format.hpp>
 
@@ -88,7 +89,8 @@ void skip_trailing_chunks(ByteReader& chunk, const char* chunk_label) {
         }
         if (left < kChunkHeadSize || chunk_name(head.id) != nullptr || head.length > left - kChunkHeadSize) {
             chunk.fail(ErrorCode::BadLength,
-                       std::to_string(left) + " bytes are left over at the end of the " + chunk_label +
+                       assbin_common::counted(left, "byte") + (left == 1 ? " is" : " are") +
+                           " left over at the end of the " + chunk_label +
                            " chunk: its length disagrees with its content (another layout, or damage)");
         }
         chunk.skip(kChunkHeadSize, "chunk head");

@@ -1,6 +1,7 @@
 // ANIMATION and NODEANIM chunks (ASSBIN-FORMAT.md §4.6, §4.7).
 #include "chunk_parsers.hpp"
 #include "chunk_walker.hpp"
+#include <counting.hpp>
 
 #include <assbin/format.hpp>
 
@@ -55,8 +56,8 @@ size_t vector_key_stride(const ByteReader& reader, const NodeChannel& channel) {
         const uint64_t stride = (left - rotation_bytes) / vector_keys;
         if (stride == 20 || stride == 24) return static_cast<size_t>(stride);
     }
-    reader.fail(ErrorCode::BadLength, "the NODEANIM length leaves " + std::to_string(left) + " bytes for " +
-                                          std::to_string(vector_keys) + " position/scaling and " +
+    reader.fail(ErrorCode::BadLength, "the NODEANIM length leaves " + assbin_common::counted(left, "byte") +
+                                          " for " + std::to_string(vector_keys) + " position/scaling and " +
                                           std::to_string(channel.rotations.count) +
                                           " rotation keys, which fits neither 20- nor 24-byte position keys");
 }

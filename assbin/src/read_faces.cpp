@@ -3,6 +3,7 @@
 // while copying its indices; any other list takes two passes, one that checks every face and sizes
 // the index array exactly, one that copies.
 #include "read_faces.hpp"
+#include <counting.hpp>
 
 #include <cstring>
 #include <optional>
@@ -117,7 +118,7 @@ FaceExtent check_faces(const ByteReader& reader, uint32_t face_count, size_t ind
         std::memcpy(&count, bytes + at, 2);
         at += 2;
         if (available - at < count * index_bytes)
-            fail_face(reader, at, face, std::to_string(count) + " indices");
+            fail_face(reader, at, face, assbin_common::counted(count, "index", "indices"));
         at += count * index_bytes;
         extent.indices += count;
     }

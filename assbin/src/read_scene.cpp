@@ -18,6 +18,8 @@
 
 namespace assbin {
 
+using assbin_common::with_thousands;
+
 namespace detail {
 
 namespace {
@@ -97,8 +99,9 @@ void read_scene_chunk(ByteReader& body, ReadContext& context, Scene& scene) {
         // Bytes after a scene that ended where its length (exact, or short by the meshes' deficits)
         // says are not the scene's: Assimp's loader never reads them. Kept as a finding, not refused.
         if (head.length + context.scene_length_deficit != reader.position()) {
-            reader.fail(ErrorCode::BadLength,
-                        std::to_string(reader.remaining()) + " bytes follow the last chunk of the scene");
+            reader.fail(ErrorCode::BadLength, assbin_common::counted(reader.remaining(), "byte") +
+                                                  (reader.remaining() == 1 ? " follows" : " follow") +
+                                                  " the last chunk of the scene");
         }
         if (context.options->refuse_trailing_bytes) {
             reader.fail(ErrorCode::BadLength,
@@ -125,8 +128,8 @@ std::string scene_damage_note(uint32_t scene_length, uint64_t body_bytes) {
                "before finishing the file)";
     }
     if (scene_length > available) {
-        return " (the file is cut short: the SCENE chunk declares " + std::to_string(scene_length) +
-               " bytes, but only " + std::to_string(available) + " follow its head)";
+        return " (the file is cut short: the SCENE chunk declares " + with_thousands(scene_length) +
+               " bytes, but only " + with_thousands(available) + " follow its head)";
     }
     return {};
 }
@@ -161,9 +164,12 @@ Scene read_body(std::span<const std::byte> body, const Header& header, const Rea
         // as a cut compressed dump is, not as the length fault the cut caused.
         const bool cut = scene_length != kChunkScene && body.size() >= kChunkHeadSize &&
                          scene_length > body.size() - kChunkHeadSize;
-        throw ParseError(cut && error.code() != ErrorCode::LimitExceeded ? ErrorCode::Truncated
-                                                                         : error.code(),
-                         error.offset(), error.chunk_path(), error.message() + note, error.limit());
+        if (!cut || error.code() == ErrorCode::LimitExceeded)
+            throw ParseError(error.code(), error.offset(), error.chunk_path(), error.message() + note,
+                             error.limit());
+        // The cause first, then the symptom the reader met where the bytes ran out.
+        throw ParseError(ErrorCode::Truncated, error.offset(), error.chunk_path(),
+                         note.substr(2, note.size() - 3) + "; reading stopped here: " + error.message());
     }
     return scene;
 }
@@ -187,10 +193,10 @@ Scene read_image(std::span<const std::byte> data, assbin_common::MappedFile* fil
         throw ParseError(ErrorCode::Truncated, kHeaderSize + 4, "compressed body", body.cut_short);
     }
     if (body.bytes_after_stream > 0 && options.refuse_trailing_bytes) {
-        using assbin_common::with_thousands;
         throw ParseError(ErrorCode::BadLength, body.stream_end, "",
-                         with_thousands(body.bytes_after_stream) +
-                             " bytes follow the end of the zlib stream (refused as asked)");
+                         assbin_common::counted(body.bytes_after_stream, "byte") +
+                             (body.bytes_after_stream == 1 ? " follows" : " follow") +
+                             " the end of the zlib stream (refused as asked)");
     }
     Scene scene = read_body(body.span(), header, options);
     scene.bytes_after_stream = body.bytes_after_stream;

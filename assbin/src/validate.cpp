@@ -1,6 +1,7 @@
 // Content checks on a loaded scene. Real dumps carry broken data that Assimp wrote anyway
 // (ASSBIN-FORMAT.md §9): they are reported here, never refused by the reader.
 #include <assbin/validate.hpp>
+#include <counting.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -144,8 +145,8 @@ void check_mesh(const Scene& scene, size_t index, Report& report) {
     else if (!mesh.positions)
         report.error(path, "mesh has vertices but no positions");
     if (mesh.material_index >= scene.materials.size()) {
-        report.error(path, "material index " + std::to_string(mesh.material_index) + " is past the " +
-                               std::to_string(scene.materials.size()) + " materials");
+        report.error(path, "material index " + std::to_string(mesh.material_index) + " is past the scene's " +
+                               assbin_common::counted(scene.materials.size(), "material"));
     }
     if (scene.is_shortened()) return; // arrays are bounds and hashes there
     check_vertices(mesh, path, report);
@@ -160,7 +161,8 @@ void check_nodes(const Scene& scene, Report& report) {
             if (mesh >= scene.meshes.size()) {
                 report.error("scene/node[" + std::to_string(n) + "]",
                              "node '" + node.name + "' refers to mesh " + std::to_string(mesh) +
-                                 ", past the " + std::to_string(scene.meshes.size()) + " meshes");
+                                 ", past the scene's " +
+                                 assbin_common::counted(scene.meshes.size(), "mesh", "meshes"));
             }
         }
         if (!node.transform.allFinite()) {
@@ -226,13 +228,15 @@ std::vector<Problem> validate(const Scene& scene) {
     if (scene.nodes.empty()) report.error("scene", "the scene has no root node");
     if (scene.trailing_bytes > 0) {
         report.warning(
-            "file", std::to_string(scene.trailing_bytes) + " bytes follow the SCENE chunk, at byte " +
+            "file", assbin_common::counted(scene.trailing_bytes, "byte") +
+                        (scene.trailing_bytes == 1 ? " follows" : " follow") + " the SCENE chunk, at byte " +
                         std::to_string(scene.trailing_offset) +
                         " (not part of the scene; Assimp's loader ignores them too; --strict refuses them)");
     }
     if (scene.bytes_after_stream > 0) {
-        report.warning("file", std::to_string(scene.bytes_after_stream) +
-                                   " bytes follow the end of the zlib stream, at byte " +
+        report.warning("file", assbin_common::counted(scene.bytes_after_stream, "byte") +
+                                   (scene.bytes_after_stream == 1 ? " follows" : " follow") +
+                                   " the end of the zlib stream, at byte " +
                                    std::to_string(scene.bytes_after_stream_offset) +
                                    " of the file (not part of the scene; Assimp's loader ignores them too; "
                                    "--strict refuses them)");

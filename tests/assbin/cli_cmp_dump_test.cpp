@@ -143,10 +143,15 @@ BOOST_AUTO_TEST_CASE(
     BOOST_TEST(missing.exit_code == 2);
     BOOST_TEST(contains(missing.err, "assbin: error:"));
     BOOST_TEST(run_cli({"dump", fixture("SMD__triangle.smd.assbin")}).exit_code == 2);
+    // A missing folder is made, as convert makes it; under a plain file there can be none.
+    const fs::path made = temp.path() / "new" / "dir" / "x.assbin";
+    BOOST_TEST(run_cli({"dump", fixture("SMD__triangle.smd.assbin"), made.string()}).exit_code == 0);
+    BOOST_TEST(fs::is_regular_file(made));
+    std::ofstream(temp.path() / "plain") << "a file";
     const auto nowhere =
-        run_cli({"dump", fixture("SMD__triangle.smd.assbin"), (temp.path() / "no/dir/x").string()});
+        run_cli({"dump", fixture("SMD__triangle.smd.assbin"), (temp.path() / "plain/x").string()});
     BOOST_TEST(nowhere.exit_code == 3); // an output that cannot be written
-    BOOST_TEST(contains(nowhere.err, "temporary file"));
+    BOOST_TEST(contains(nowhere.err, "temporary file"), nowhere.err);
     BOOST_TEST(run_cli({"dump", "--help"}).exit_code == 0);
 }
 

@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(truncation_errors_name_the_offset_and_the_chunk) {
         BOOST_TEST(std::string(error.what()).find("MATERIAL (0x123d) chunk declares 868 bytes") !=
                    std::string::npos);
         BOOST_TEST(
-            std::string(error.what()).find("the file is cut short: the SCENE chunk declares 43658 bytes") !=
+            std::string(error.what()).find("the file is cut short: the SCENE chunk declares 43,658 bytes") !=
             std::string::npos);
     }
 }

@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <sstream>
-#include <iterator>
 
 using assbin_cli_test::contains;
 using assbin_cli_test::fixture;
@@ -147,7 +147,8 @@ BOOST_AUTO_TEST_CASE(usage_errors_name_only_options_that_help_shows) {
             const std::string said =
                 std::regex_replace(err.substr(0, err.find("\nusage:")), std::regex("'[^']*'"), "");
             for (const std::string& named : long_options_in(said))
-                BOOST_TEST(shown.count(named) == 1u, verb << ": names --" << named << " that --help does not show: " << err);
+                BOOST_TEST(shown.count(named) == 1u,
+                           verb << ": names --" << named << " that --help does not show: " << err);
         };
         for (const std::string& name : shown) {
             BOOST_TEST_CONTEXT(verb << " --" << name) {
@@ -184,7 +185,108 @@ BOOST_AUTO_TEST_CASE(usage_errors_name_only_options_that_help_shows) {
     }
     // The operands are named by the synopsis's words.
     BOOST_TEST(contains(run_cli({"dump", "a", "b", "c"}).err, "dump takes IN and OUT; 'c' is one too many"));
-    BOOST_TEST(contains(run_cli({"info", "x", "--jsn"}).err, "unknown option '--jsn' (did you mean --json?)"));
+    BOOST_TEST(
+        contains(run_cli({"info", "x", "--jsn"}).err, "unknown option '--jsn' (did you mean --json?)"));
+}
+
+// One condition, one wording, whichever verb meets it: every verb that reads a file, in text and,
+// where it has one, in --json. (cmp takes an empty file for an expected failure, the regression
+// database's marker, and convert, dump and cmp take folders: those cells are not errors.)
+BOOST_AUTO_TEST_CASE(one_wording_per_condition_across_verbs) {
+    const TempDir dir;
+    const fs::path missing = dir / "missing.assbin", folder = dir / "folder", empty = dir / "empty.assbin",
+                   text = dir / "text.assbin", cut = dir / "cut.assbin", zcut = dir / "zcut.assbin",
+                   corrupt = dir / "corrupt.assbin", plain = dir / "plain";
+    fs::create_directory(folder);
+    write_text(empty, "");
+    write_text(text, "hello, not a dump\n");
+    write_text(plain, "a file, where a folder should be");
+    const std::string whole = read_text(fixture("FBX__huesitos.fbx.assbin"));
+    write_text(cut, whole.substr(0, 20000));
+    const std::string compressed = read_text(fixture("OBJ__spider.obj.z.assbin"));
+    write_text(zcut, compressed.substr(0, compressed.size() - 3));
+    std::string damaged = compressed;
+    damaged[518] = '\x07';
+    write_text(corrupt, damaged);
+    const std::string good = fixture("SMD__triangle.smd.assbin");
+    const fs::path model = dir / "model.aem";
+    BOOST_TEST_REQUIRE(run_cli({"convert", good, "-o", model.string()}).exit_code == 0);
+    write_text(dir / "cut.aem", read_text(model.string()).substr(0, 100));
+
+    struct Condition {
+        std::string name;
+        fs::path file;     // for the dump readers
+        fs::path aem_file; // for aem-info (empty: the same file)
+        std::string words; // what every verb says
+        std::string aem_words = {};
+    };
+    const Condition conditions[] = {
+        {"missing", missing, {}, "no such file"},
+        {"folder", folder, {}, "is a folder, not a file that can be read"},
+        {"empty", empty, {}, "the file is empty (0 bytes)"},
+        {"not a dump", text, {}, "not an ASSBIN dump", "not an AEM model"},
+        {"cut", cut, dir / "cut.aem", "the file is cut short"},
+        {"cut compressed", zcut, {}, "cut short"},
+        {"corrupt", corrupt, {}, "the zlib stream is corrupt"},
+    };
+    const auto takes_folders = [](const std::string& verb) {
+        return verb == "convert" || verb == "dump" || verb == "cmp";
+    };
+    for (const Condition& condition : conditions) {
+        for (const std::string verb : {"info", "tree", "aem-info", "dump", "convert", "cmp", "render"}) {
+            if (condition.name == "folder" && takes_folders(verb)) continue;
+            if (condition.name == "empty" && verb == "cmp") continue;
+            const bool aem = verb == "aem-info";
+            if (aem && condition.name.starts_with("c") && condition.name != "cut")
+                continue; // compressed: a dump matter
+            const std::string file =
+                (aem && !condition.aem_file.empty() ? condition.aem_file : condition.file).string();
+            const std::string words =
+                aem && !condition.aem_words.empty() ? condition.aem_words : condition.words;
+            std::vector<std::string> args{verb, file};
+            if (verb == "dump") args.push_back((dir / "out.assbin").string());
+            if (verb == "convert") args = {verb, file, "-o", (dir / "out.aem").string()};
+            if (verb == "cmp") args.push_back(good);
+            if (verb == "render") args = {verb, file, "-o", (dir / "out.png").string()};
+            BOOST_TEST_CONTEXT(condition.name << ": " << verb) {
+                const auto result = run_cli(args);
+                BOOST_TEST(result.exit_code == 2);
+                BOOST_TEST(contains(result.err, "assbin: error: "), result.err);
+                BOOST_TEST(contains(result.err, words), result.err);
+                if (verb == "cmp") { // the other side too
+                    const auto other = run_cli({"cmp", good, file});
+                    BOOST_TEST(contains(other.err, "EXPECTED " + file + ": "), other.err);
+                    BOOST_TEST(contains(other.err, words), other.err);
+                }
+                if (verb == "dump" || verb == "render") continue; // no --json
+                args.push_back("--json");
+                const auto json = run_cli(args);
+                BOOST_TEST(json.exit_code == 2);
+                const nlohmann::json document = nlohmann::json::parse(json.out, nullptr, false);
+                BOOST_TEST_REQUIRE(!document.is_discarded(), "not JSON: " << json.out);
+                const std::string said = verb == "convert" ? document["files"][0]["error"].get<std::string>()
+                                         : verb == "cmp"   ? document["pairs"][0]["error"].get<std::string>()
+                                                           : document["error"]["message"].get<std::string>();
+                BOOST_TEST(contains(said, words), said);
+            }
+        }
+    }
+    // An output that cannot be written (a plain file where its folder should be), by every writer.
+    const std::string unwritable = (plain / "out").string();
+    const std::vector<std::vector<std::string>> writers = {
+        {"dump", good, unwritable + ".assbin"},
+        {"convert", good, "-o", unwritable + ".aem"},
+        {"cmp", good, good, "--html", unwritable + ".html"},
+        {"render", good, "-o", unwritable + ".png"},
+    };
+    for (const auto& args : writers) {
+        BOOST_TEST_CONTEXT("unwritable: " << args.front()) {
+            const auto result = run_cli(args);
+            BOOST_TEST(result.exit_code == 3);
+            BOOST_TEST(contains(result.err, "out."), result.err);
+            BOOST_TEST(contains(result.err, "cannot create a temporary file beside it"), result.err);
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_file_given_to_the_wrong_verb_names_the_verb_that_reads_it) {

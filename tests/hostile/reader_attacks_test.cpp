@@ -347,7 +347,7 @@ BOOST_AUTO_TEST_CASE(face_index_counts_of_0_and_65535) {
     const uint64_t face = mesh.offset + 8 + 24 + 3 * 12; // after the six fields and the positions
     d.bytes[face] = std::byte{0xFF};
     d.bytes[face + 1] = std::byte{0xFF};
-    expect_error(d.bytes, ErrorCode::Truncated, "scene/mesh[0]", "face 0: 65535 indices");
+    expect_error(d.bytes, ErrorCode::Truncated, "scene/mesh[0]", "face 0: 65,535 indices");
 }
 
 BOOST_AUTO_TEST_CASE(out_of_range_references_read_and_are_reported_by_validate) {

@@ -71,17 +71,24 @@ DrawableModel load_drawable(const std::filesystem::path& file, const ReadOptions
     DrawableModel out;
     if (is_gltf_file(file)) {
         out.model = load_gltf_drawable(file, out.warnings);
+        if (!texture_folders.empty())
+            out.warnings.push_back("--texture-dir does nothing here: a glTF file names its images itself");
         return out;
     }
     if (starts_with_aem_magic(file)) {
         out.model = aem::read_file(file);
         if (out.model.layout == aem::Layout::Edition2024)
             find_texture_files(out, file.parent_path(), texture_folders);
+        else if (!texture_folders.empty())
+            out.warnings.push_back(
+                "--texture-dir does nothing here: a 2025 model carries its textures' pixels");
         return out;
     }
     const Scene scene = read_file(file, read);
     if (scene.is_shortened()) {
         out.bounds_only = true;
+        for (const Mesh& mesh : scene.meshes)
+            out.shortened_bones += mesh.bones.size();
         out.model.materials.resize(1);
         for (const Mesh& mesh : scene.meshes) {
             if (mesh.positions) add_box(out.model, mesh.positions->bounds.min, mesh.positions->bounds.max);

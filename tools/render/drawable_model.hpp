@@ -17,6 +17,7 @@ namespace assbin::render {
 struct DrawableModel {
     aem::Model model;
     bool bounds_only = false;          // a shortened dump's boxes
+    size_t shortened_bones = 0;        // a shortened dump's bones (not drawn: no vertices to place them)
     std::vector<std::string> warnings; // the conversion's, or a 2024 model's textures not found
     std::vector<std::filesystem::path> texture_files; // a 2024 model's, per texture (RenderOptions)
 };

@@ -1,5 +1,6 @@
 // The conversion as a list of steps, one concern file each (AEM-FORMAT.md "How a scene becomes AEM").
 #include "pipeline.hpp"
+#include <counting.hpp>
 
 #include <aem/validate.hpp>
 
@@ -114,8 +115,9 @@ void report_missing_uv_channel(const assbin::Scene& scene, const ConvertOptions&
                                  ? "they have channel 0 only"
                                  : "they have at most channels 0.." + std::to_string(most_channels - 1);
     report.warn("UV channel " + std::to_string(options.uv_channel) + " is missing from " +
-                std::to_string(lacking.size()) + " of " + std::to_string(scene.meshes.size()) + " meshes (" +
-                meshes + "; " + have + "): their vertices are written without UVs");
+                std::to_string(lacking.size()) + " of " +
+                assbin_common::counted(scene.meshes.size(), "mesh", "meshes") + " (" + meshes + "; " + have +
+                "): their vertices are written without UVs");
 }
 
 // "3 meshes (0, 4, 7)": which meshes, the first eight named.

@@ -7,6 +7,7 @@
 // (scripts/bench-shapes.sh: keys). The AEM layout itself holds a sequence per bone for each
 // animation, so the output, and this stage, grow with animations x bones.
 #include "pipeline.hpp"
+#include <counting.hpp>
 
 #include <Eigen/SVD>
 
@@ -77,7 +78,8 @@ ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph
                             ", which the scene does not have; it is skipped");
             } else if (nodes.size() > 1) {
                 report.warn(animation_label(scene, a) + ": channel " + std::to_string(c) + " names " +
-                            std::to_string(nodes.size()) + " nodes " + quote_name(channels[c].node_name) +
+                            assbin_common::counted(nodes.size(), "node") + " " +
+                            quote_name(channels[c].node_name) +
                             "; it drives all of them, as in the Assimp viewer");
             }
             for (const uint32_t n : nodes) {
