@@ -127,8 +127,9 @@ BOOST_AUTO_TEST_CASE(a_damaged_file_prints_the_tree_up_to_the_damage_then_exits_
     BOOST_TEST(contains(tree.out, "incomplete"));
     BOOST_TEST(contains(tree.out, "MESH  vertices=256"));
     BOOST_TEST(contains(tree.err, "assbin: error: " + cut + ": at byte "));
-    BOOST_TEST(contains(tree.err, "at byte 25533 in scene: MATERIAL"));
-    BOOST_TEST(contains(tree.err, "the file is cut short"));
+    // The cause first, then what the reader met where the bytes ran out.
+    BOOST_TEST(contains(tree.err, "at byte 25533 in scene: the file is cut short"), tree.err);
+    BOOST_TEST(contains(tree.err, "; reading stopped here: MATERIAL"), tree.err);
     const auto info = run_cli({"info", cut});
     BOOST_TEST(info.exit_code == 2);
     BOOST_TEST(contains(info.err, cut));
