@@ -289,6 +289,67 @@ BOOST_AUTO_TEST_CASE(one_wording_per_condition_across_verbs) {
     }
 }
 
+// Options that would do nothing say so; small refusals say why; outputs' folders are made.
+BOOST_AUTO_TEST_CASE(idle_options_are_said_and_outputs_get_their_folders) {
+    const TempDir dir;
+    const std::string triangle = fixture("SMD__triangle.smd.assbin");
+    const std::string rigged = fixture("FBX__huesitos.fbx.assbin");
+    // cmp --verbose lists the same pairs of two folders; on two files it says it does nothing.
+    const auto verbose = run_cli({"cmp", triangle, triangle, "--verbose"});
+    BOOST_TEST(verbose.exit_code == 0);
+    BOOST_TEST(contains(verbose.err, "--verbose does nothing here"), verbose.err);
+    // info --json lists every node, or as many as --max-nodes says.
+    const auto all = nlohmann::json::parse(run_cli({"info", rigged, "--json"}).out);
+    const auto one = nlohmann::json::parse(run_cli({"info", rigged, "--json", "--max-nodes", "1"}).out);
+    BOOST_TEST(all["nodes"].size() == all["counts"]["nodes"].get<size_t>());
+    BOOST_TEST(one["nodes"].size() == 1u);
+    BOOST_TEST(one["nodes_listed"].get<size_t>() == 1u);
+    // --known-failures is a text list: a picture given by mistake is refused, not listed as names.
+    const fs::path picture = dir / "pic.png";
+    write_text(picture, std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+    const auto binary = run_cli({"cmp", triangle, triangle, "--known-failures", picture.string()});
+    BOOST_TEST(binary.exit_code == 2);
+    BOOST_TEST(contains(binary.err, "it is not a text file of names"), binary.err);
+    BOOST_TEST(!contains(binary.out, "stale"));
+    // dump --source-name longer than the header's 255 bytes: refused, not cut.
+    const auto long_name =
+        run_cli({"dump", triangle, (dir / "d.assbin").string(), "--source-name", std::string(300, 'n')});
+    BOOST_TEST(long_name.exit_code == 2);
+    BOOST_TEST(contains(long_name.err, "--source-name takes at most 255 bytes"), long_name.err);
+    // convert and cmp given an AEM model name the verb that reads it, as info does.
+    const fs::path model = dir / "m.aem";
+    BOOST_TEST_REQUIRE(run_cli({"convert", triangle, "-o", model.string()}).exit_code == 0);
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"convert", model.string(), "-o",
+                                                                          (dir / "again.aem").string()},
+                                                 std::vector<std::string>{"cmp", model.string(), triangle}}) {
+        const auto result = run_cli(args);
+        BOOST_TEST(result.exit_code == 2);
+        BOOST_TEST(contains(result.err, "it is an AEM model: 'assbin aem-info' reads it"), result.err);
+    }
+    // A 2025 model carries its textures: --texture-dir is said to do nothing; so is --bones on a
+    // shortened dump, whose bones are not drawn (not "the model has no bones").
+    const fs::path model_2025 = dir / "m2025.aem";
+    BOOST_TEST_REQUIRE(run_cli({"convert", triangle, "--layout", "2025", "-o", model_2025.string()}).exit_code == 0);
+    const auto textures = run_cli({"render", model_2025.string(), "--texture-dir", dir.path().string(), "-o",
+                                   (dir / "new" / "folder" / "a.png").string()});
+    if (textures.exit_code != 3) { // 3: no OpenGL here
+        BOOST_TEST(textures.exit_code == 0, textures.err);
+        BOOST_TEST(contains(textures.err, "--texture-dir does nothing here: a 2025 model carries"), textures.err);
+        BOOST_TEST(fs::is_regular_file(dir / "new" / "folder" / "a.png")); // the folder was made
+        const auto bones = run_cli({"render", fixture("FBX__huesitos.fbx.assbin.regress"), "--bones", "-o",
+                                    (dir / "b.png").string()});
+        BOOST_TEST(contains(bones.err, "a shortened dump is drawn as its meshes' bounding boxes, and its 9 bones"),
+                   bones.err);
+        const auto sheet = run_cli({"render", fixture("OBJ__box.obj.tri.assbin"), "--sheet",
+                                    (dir / "s.png").string(), "--bones"});
+        BOOST_TEST(contains(sheet.err, "--bones draws nothing: the model has no bones"), sheet.err);
+    }
+    // cmp --html into a folder that does not exist yet.
+    const fs::path report = dir / "reports" / "today" / "r.html";
+    BOOST_TEST(run_cli({"cmp", triangle, triangle, "--html", report.string()}).exit_code == 0);
+    BOOST_TEST(fs::is_regular_file(report));
+}
+
 BOOST_AUTO_TEST_CASE(a_file_given_to_the_wrong_verb_names_the_verb_that_reads_it) {
     const TempDir dir;
     const std::string model = (dir / "m.aem").string();
