@@ -4,11 +4,12 @@
 set -euo pipefail
 
 # dpkg-dev and file: CPack's .deb generator computes the runtime package's Depends with them.
-# The Python packages belong to Debian's /usr/bin/python3, the interpreter the module is built for.
+# The Python packages belong to Debian's /usr/bin/python3, the interpreter the module is built for
+# (mypy: its stubtest holds the package's type stubs to the module as built).
 packages=(cmake g++ make pkg-config zlib1g-dev libdeflate-dev libboost-program-options-dev
           libboost-test-dev libeigen3-dev libstb-dev libmeshoptimizer-dev libsquish-dev libpng-dev libxxhash-dev nlohmann-json3-dev
           libopengl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
-          python3-dev pybind11-dev python3-numpy python3-pytest python3-distributed
+          python3-dev pybind11-dev python3-numpy python3-pytest python3-distributed mypy
           dpkg-dev file
           man-db bsdextrautils "$@") # man and col: the manual page test reads the page as man shows it
 

@@ -8,7 +8,10 @@
     model = assbin.aem.read("model.aem")               # AEM model: arrays, validate(), pose()
 
 Arrays are views of the C++ scene's memory and keep it alive; the GIL is released while reading,
-comparing and converting; every result pickles (worker processes can return them).
+comparing and converting; every object pickles (worker processes can return them). Rotations are
+quaternions as (x, y, z, w), NumPy's and glTF's order (Assimp stores w first). A file that cannot
+be opened raises Python's own OSError (FileNotFoundError, IsADirectoryError, PermissionError); one
+that can be opened but not read raises ReadError; a wrong argument type raises TypeError.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from ._assbin import (  # noqa: F401  (re-exported)
     Animation,
@@ -32,8 +35,6 @@ from ._assbin import (  # noqa: F401  (re-exported)
     Scene,
     Texture,
     aem,
-    read,
-    write,
 )
 from . import _assbin
 
@@ -46,23 +47,92 @@ __all__ = [
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
+Buffer = Any  # any object with the buffer protocol (bytes, bytearray, memoryview, NumPy array, mmap)
 
 
 class ReadError(Exception):
     """A dump or AEM file that cannot be read: where (byte offset, chunk path) and what was expected.
 
-    str(error) is the message the `assbin` program prints after the file name.
+    `filename` names the file (None for bytes), `side` is "actual" or "expected" when
+    assbin.compare read it, `limit` the keyword that raises the limit it hit (max_inflate_ratio,
+    ...) or None, `code` a short stable name ("truncated", "limit-exceeded", ...). str(error) is the
+    line the `assbin` program prints after "assbin: error: ".
     """
 
-    def __init__(self, message: str, offset: int = 0, chunk_path: str = "", code: str = ""):
-        super().__init__(message, offset, chunk_path, code)
+    def __init__(self, message: str, offset: int = 0, chunk_path: str = "", code: str = "",
+                 filename: Optional[str] = None, side: Optional[str] = None, limit: Optional[str] = None):
+        super().__init__(message, offset, chunk_path, code, filename, side, limit)
         self.message = message
         self.offset = offset
         self.chunk_path = chunk_path
         self.code = code
+        self.filename = filename
+        self.side = side
+        self.limit = limit
 
     def __str__(self) -> str:
-        return self.message
+        where = f"{self.filename}: " if self.filename else ""
+        return (f"{self.side.upper()} " if self.side else "") + where + self.message
+
+
+def _with_filename(error: OSError, path) -> OSError:
+    """The OSError of a file that cannot be opened, naming it (the C++ side knows only the cause)."""
+    if error.filename is None and error.errno is not None:
+        return type(error)(error.errno, error.strerror, os.fspath(path))
+    return error
+
+
+def _source(source):
+    """A path as a str for the C++ side; bytes-like objects pass as they are (TypeError there)."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return source
+
+
+def read(source: Union[PathLike, "Buffer"], *, strict: bool = False, max_inflated_mb: Optional[int] = None,
+         max_inflate_ratio: Optional[int] = None, max_node_depth: Optional[int] = None,
+         max_allocation_ratio: Optional[int] = None, threads: int = 0) -> Scene:
+    """Reads a dump of any Assimp version: full, compressed or shortened.
+
+    `source` is a path (str or os.PathLike) or the dump's bytes in any object with the buffer
+    protocol (bytes, bytearray, memoryview, a NumPy array, an mmap: read in place when contiguous).
+    The limits are the reader's (the program's --max-* options); `strict` refuses bytes after the
+    scene; `threads` decode meshes (0: one per core). The GIL is released while reading.
+    Raises ReadError, OSError (FileNotFoundError, ...) and TypeError.
+    """
+    try:
+        return _assbin.read(_source(source), strict=strict, max_inflated_mb=max_inflated_mb,
+                            max_inflate_ratio=max_inflate_ratio, max_node_depth=max_node_depth,
+                            max_allocation_ratio=max_allocation_ratio, threads=threads)
+    except OSError as error:
+        raise _with_filename(error, source) from None
+
+
+def write(scene: Scene, path: PathLike, *, compressed: bool = False, shortened: bool = False) -> None:
+    """Writes the scene as a dump in the current Assimp layout, atomically (temporary, then rename).
+
+    Raises OSError when the file cannot be written, TypeError for a scene that is not a Scene.
+    """
+    if not isinstance(scene, Scene):
+        raise TypeError(f"write() takes an assbin.Scene, not {type(scene).__name__}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"write() takes a path (str or os.PathLike), not {type(path).__name__}")
+    _assbin.write(scene, os.fspath(path), compressed=compressed, shortened=shortened)
+
+
+def _aem_read(source: Union[PathLike, "Buffer"]) -> "aem.Model":
+    """Reads an AEM model of either layout: a path, or its bytes in any object with the buffer
+    protocol. Raises assbin.ReadError, OSError (FileNotFoundError, ...) and TypeError."""
+    try:
+        return _compiled_aem_read(_source(source))
+    except OSError as error:
+        raise _with_filename(error, source) from None
+
+
+_compiled_aem_read = aem.read
+_aem_read.__name__ = _aem_read.__qualname__ = "read"
+_aem_read.__module__ = "assbin.aem"
+aem.read = _aem_read
 
 
 class ConvertError(Exception):
@@ -113,6 +183,9 @@ class ConvertResult:
     model: Optional["aem.Model"] = None
     format: str = "aem"
     data: Optional[bytes] = None  # the .glb file's bytes, for format="glb" without a destination
+    # Without a destination: the files a written model would have beside it, by name (extracted
+    # embedded textures for AEM 2024: what stats["textures_written"] counts); empty with one.
+    textures: Dict[str, bytes] = field(default_factory=dict)
 
 
 def compare(actual: Union[PathLike, Scene], expected: Union[PathLike, Scene], *,
@@ -133,8 +206,15 @@ def compare(actual: Union[PathLike, Scene], expected: Union[PathLike, Scene], *,
         raise ValueError("ulps must be 0 or more")
     if max_diffs < 0:
         raise ValueError("max_diffs must be 0 or more")
-    result = _assbin._compare(_path_or_scene(actual), _path_or_scene(expected), epsilon, relative,
-                              ulps, by_value, max_diffs, list(ignore))
+    try:
+        result = _assbin._compare(_path_or_scene(actual, "compare"), _path_or_scene(expected, "compare"), epsilon,
+                                  relative, ulps, by_value, max_diffs, list(ignore))
+    except OSError as error:
+        if error.filename is None:  # which side could not be opened
+            missing = next((side for side in (actual, expected)
+                            if isinstance(side, (str, os.PathLike)) and not os.path.isfile(side)), actual)
+            raise _with_filename(error, missing) from None
+        raise
     differences = [Difference(**d) for d in result.pop("differences")]
     return Comparison(differences=differences, **result)
 
@@ -144,7 +224,9 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             uv_channel: int = 0, ticks_per_second: float = 25.0, crease_angle: float = 60.0,
             optimize: bool = True, keep_meshes: bool = False, keep_embedded_bytes: bool = False,
             max_texture_size: int = 0, threads: int = 1, format: Optional[str] = None,
-            quantize: bool = False, meshopt: bool = False) -> ConvertResult:
+            quantize: bool = False, meshopt: bool = False, strict: bool = False,
+            max_inflated_mb: Optional[int] = None, max_inflate_ratio: Optional[int] = None,
+            max_node_depth: Optional[int] = None, max_allocation_ratio: Optional[int] = None) -> ConvertResult:
     """Converts a full dump (path or Scene) to an AEM model or a glTF 2.0 file, as `assbin convert` does.
 
     `format` is "aem", "glb" or "gltf"; by default the destination's extension (.glb, .gltf)
@@ -157,7 +239,9 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     With `destination`, the model and its textures are written there atomically; without, the
     model is returned in memory (ConvertResult.model). `layout` is 2024 (the specification) or
     2025 (today's AEM runtime; `compress`, `texture_dirs`, `max_texture_size` apply to it).
-    `threads` (0: one per core) read and convert one big file. Raises ReadError, ConvertError;
+    `threads` (0: one per core) read and convert one big file; `strict` and the max_* limits are
+    assbin.read's, for a source given as a path. Without a destination, ConvertResult.textures holds
+    the files that would be written beside the model, by name. Raises ReadError, ConvertError, OSError;
     ValueError, before anything is read, when `destination` is the source file (by any name) or an
     existing folder. An existing FIFO or character device is written into as a stream.
     """
@@ -190,21 +274,44 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
         raise ValueError("keep_embedded_bytes keeps files beside a 2024 model; the 2025 layout stores pixels")
     if keep_meshes and not optimize:
         raise ValueError("keep_meshes is part of optimize=False (one mesh per node and mesh): give one of them")
-    result = _assbin._convert(_path_or_scene(source), None if destination is None else os.fspath(destination),
-                              layout, compress, [os.fspath(f) for f in texture_dirs], uv_channel,
-                              ticks_per_second, crease_angle, optimize, keep_meshes,
-                              keep_embedded_bytes, max_texture_size, threads, format, quantize, meshopt)
+    try:
+        result = _assbin._convert(_path_or_scene(source, "convert"),
+                                  None if destination is None else os.fspath(destination),
+                                  layout, compress, [os.fspath(f) for f in texture_dirs], uv_channel,
+                                  ticks_per_second, crease_angle, optimize, keep_meshes,
+                                  keep_embedded_bytes, max_texture_size, threads, format, quantize, meshopt,
+                                  strict, max_inflated_mb, max_inflate_ratio, max_node_depth,
+                                  max_allocation_ratio)
+    except OSError as error:
+        raise _with_filename(error, source if isinstance(source, (str, os.PathLike)) else destination) from None
     return ConvertResult(stats=result["stats"], warnings=list(result["warnings"]), model=result["model"],
-                         format=result["format"], data=result["data"])
+                         format=result["format"], data=result["data"], textures=dict(result["textures"]))
 
 
-def _path_or_scene(value):
-    return value if isinstance(value, Scene) else os.fspath(value)
+def _path_or_scene(value, function: str):
+    if isinstance(value, Scene):
+        return value
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"{function}() takes a path (str or os.PathLike) or an assbin.Scene, not {type(value).__name__}")
 
 
-# What pickled scenes and models are rebuilt with (compiled functions do not pickle by reference).
+# What pickled scenes, their parts and models are rebuilt with (compiled functions do not pickle by
+# reference).
 def _scene_from_bytes(data: bytes) -> Scene:
     return read(data)
+
+
+def _scene_from_state(data: bytes, extras: tuple) -> Scene:
+    return _assbin._restore_extras(read(data), extras)
+
+
+def _part(scene: Scene, kind: str, index: int, second: int = 0):
+    if kind == "bones":
+        return scene.meshes[index].bones[second]
+    if kind == "channels":
+        return scene.animations[index].channels[second]
+    return getattr(scene, kind)[index]
 
 
 def _model_from_bytes(data: bytes) -> "aem.Model":

@@ -1,6 +1,7 @@
 # Type stubs of the assbin package (the compiled part is assbin._assbin).
 import os
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -8,14 +9,19 @@ import numpy.typing as npt
 from . import aem as aem
 
 PathLike = Union[str, os.PathLike[str]]
-Vec3 = Tuple[float, float, float]
+Buffer = Any  # any object with the buffer protocol: bytes, bytearray, memoryview, a NumPy array, an mmap
+_Vec3 = Tuple[float, float, float]
 
 class ReadError(Exception):
     message: str
     offset: int
     chunk_path: str
     code: str
-    def __init__(self, message: str, offset: int = 0, chunk_path: str = "", code: str = "") -> None: ...
+    filename: Optional[str]
+    side: Optional[str]
+    limit: Optional[str]
+    def __init__(self, message: str, offset: int = 0, chunk_path: str = "", code: str = "",
+                 filename: Optional[str] = None, side: Optional[str] = None, limit: Optional[str] = None) -> None: ...
 
 class ConvertError(Exception):
     message: str
@@ -23,154 +29,270 @@ class ConvertError(Exception):
     def __init__(self, message: str, refusal: str = "") -> None: ...
 
 class Header:
-    timestamp: str
-    version_major: int
-    version_minor: int
-    revision: int
-    compile_flags: int
-    shortened: bool
-    compressed: bool
-    source_name: str
-    command: str
-    compressed_prefix: int
+    @property
+    def timestamp(self) -> str: ...
+    @property
+    def version_major(self) -> int: ...
+    @property
+    def version_minor(self) -> int: ...
+    @property
+    def revision(self) -> int: ...
+    @property
+    def compile_flags(self) -> int: ...
+    @property
+    def shortened(self) -> bool: ...
+    @property
+    def compressed(self) -> bool: ...
+    @property
+    def source_name(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def compressed_prefix(self) -> int: ...
 
 class Node:
-    index: int
-    name: str
-    transform: npt.NDArray[np.float32]
-    parent: int
-    children: List[int]
-    mesh_indices: List[int]
-    metadata: dict
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def transform(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def parent(self) -> int: ...
+    @property
+    def children(self) -> List[int]: ...
+    @property
+    def mesh_indices(self) -> List[int]: ...
+    @property
+    def metadata(self) -> dict: ...
 
 class Bone:
-    name: str
-    offset: npt.NDArray[np.float32]
-    weight_count: int
-    vertex_ids: npt.NDArray[np.uint32]
-    weights: npt.NDArray[np.float32]
+    @property
+    def name(self) -> str: ...
+    @property
+    def offset(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def weight_count(self) -> int: ...
+    @property
+    def vertex_ids(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def weights(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def mesh_index(self) -> int: ...
+    @property
+    def index(self) -> int: ...
 
 class Mesh:
-    index: int
-    vertex_count: int
-    face_count: int
-    primitive_types: int
-    material_index: int
-    positions: Optional[npt.NDArray[np.float32]]
-    normals: Optional[npt.NDArray[np.float32]]
-    tangents: Optional[npt.NDArray[np.float32]]
-    bitangents: Optional[npt.NDArray[np.float32]]
-    colors: List[npt.NDArray[np.float32]]
-    uvs: List[npt.NDArray[np.float32]]
-    uv_components: List[int]
-    face_indices: npt.NDArray[np.uint32]
-    face_offsets: npt.NDArray[np.uint32]
-    faces: Optional[npt.NDArray[np.uint32]]
-    bones: List[Bone]
-    bounds: dict
-    face_hashes: npt.NDArray[np.uint32]
+    @property
+    def index(self) -> int: ...
+    @property
+    def vertex_count(self) -> int: ...
+    @property
+    def face_count(self) -> int: ...
+    @property
+    def primitive_types(self) -> int: ...
+    @property
+    def material_index(self) -> int: ...
+    @property
+    def positions(self) -> Optional[npt.NDArray[np.float32]]: ...
+    @property
+    def normals(self) -> Optional[npt.NDArray[np.float32]]: ...
+    @property
+    def tangents(self) -> Optional[npt.NDArray[np.float32]]: ...
+    @property
+    def bitangents(self) -> Optional[npt.NDArray[np.float32]]: ...
+    @property
+    def colors(self) -> List[npt.NDArray[np.float32]]: ...
+    @property
+    def uvs(self) -> List[npt.NDArray[np.float32]]: ...
+    @property
+    def uv_components(self) -> List[int]: ...
+    @property
+    def face_indices(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def face_offsets(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def faces(self) -> Optional[npt.NDArray[np.uint32]]: ...
+    @property
+    def bones(self) -> List[Bone]: ...
+    @property
+    def bounds(self) -> dict: ...
+    @property
+    def face_hashes(self) -> npt.NDArray[np.uint32]: ...
 
 class MaterialProperty:
-    key: str
-    semantic: int
-    index: int
-    type: str
-    value: Union[str, List[float], List[int], bytes]
+    @property
+    def key(self) -> str: ...
+    @property
+    def semantic(self) -> int: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def value(self) -> Union[str, List[float], List[int], bytes]: ...
 
 class Material:
-    name: str
-    properties: List[MaterialProperty]
+    @property
+    def name(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def properties(self) -> List[MaterialProperty]: ...
     def get(self, key: str, semantic: int = 0, index: int = 0) -> Union[None, str, List[float], List[int], bytes]: ...
 
 class NodeChannel:
-    node_name: str
-    pre_state: int
-    post_state: int
-    positions: Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]
-    rotations: Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]
-    scalings: Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]
+    @property
+    def node_name(self) -> str: ...
+    @property
+    def pre_state(self) -> int: ...
+    @property
+    def post_state(self) -> int: ...
+    @property
+    def positions(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    @property
+    def rotations(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    @property
+    def scalings(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
 
 class Animation:
-    name: str
-    duration: float
-    ticks_per_second: float
-    channels: List[NodeChannel]
+    @property
+    def name(self) -> str: ...
+    @property
+    def duration(self) -> float: ...
+    @property
+    def ticks_per_second(self) -> float: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def channels(self) -> List[NodeChannel]: ...
 
 class Texture:
-    width: int
-    height: int
-    format_hint: str
-    is_file: bool
-    data: npt.NDArray[np.uint8]
-    texels: Optional[npt.NDArray[np.uint8]]
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def format_hint(self) -> str: ...
+    @property
+    def is_file(self) -> bool: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def data(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def texels(self) -> Optional[npt.NDArray[np.uint8]]: ...
 
 class Light:
-    name: str
-    type: int
-    position: Vec3
-    direction: Vec3
-    up: Vec3
-    attenuation_constant: float
-    attenuation_linear: float
-    attenuation_quadratic: float
-    diffuse: Vec3
-    specular: Vec3
-    ambient: Vec3
-    inner_cone: float
-    outer_cone: float
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> int: ...
+    @property
+    def position(self) -> _Vec3: ...
+    @property
+    def direction(self) -> _Vec3: ...
+    @property
+    def up(self) -> _Vec3: ...
+    @property
+    def attenuation_constant(self) -> float: ...
+    @property
+    def attenuation_linear(self) -> float: ...
+    @property
+    def attenuation_quadratic(self) -> float: ...
+    @property
+    def diffuse(self) -> _Vec3: ...
+    @property
+    def specular(self) -> _Vec3: ...
+    @property
+    def ambient(self) -> _Vec3: ...
+    @property
+    def inner_cone(self) -> float: ...
+    @property
+    def outer_cone(self) -> float: ...
 
 class Camera:
-    name: str
-    position: Vec3
-    look_at: Vec3
-    up: Vec3
-    horizontal_fov: float
-    clip_near: float
-    clip_far: float
-    aspect: float
+    @property
+    def name(self) -> str: ...
+    @property
+    def position(self) -> _Vec3: ...
+    @property
+    def look_at(self) -> _Vec3: ...
+    @property
+    def up(self) -> _Vec3: ...
+    @property
+    def horizontal_fov(self) -> float: ...
+    @property
+    def clip_near(self) -> float: ...
+    @property
+    def clip_far(self) -> float: ...
+    @property
+    def aspect(self) -> float: ...
 
 class Scene:
-    header: Header
-    profile: str
-    is_shortened: bool
-    flags: int
-    body_bytes: int
-    trailing_bytes: int
-    nodes: List[Node]
-    meshes: List[Mesh]
-    materials: List[Material]
-    animations: List[Animation]
-    textures: List[Texture]
-    lights: List[Light]
-    cameras: List[Camera]
-    skipped_chunks: List[dict]
+    @property
+    def header(self) -> Header: ...
+    @property
+    def profile(self) -> str: ...
+    @property
+    def is_shortened(self) -> bool: ...
+    @property
+    def flags(self) -> int: ...
+    @property
+    def body_bytes(self) -> int: ...
+    @property
+    def trailing_bytes(self) -> int: ...
+    @property
+    def bytes_after_stream(self) -> int: ...
+    @property
+    def nodes(self) -> Tuple[Node, ...]: ...
+    @property
+    def meshes(self) -> Tuple[Mesh, ...]: ...
+    @property
+    def materials(self) -> Tuple[Material, ...]: ...
+    @property
+    def animations(self) -> Tuple[Animation, ...]: ...
+    @property
+    def textures(self) -> Tuple[Texture, ...]: ...
+    @property
+    def lights(self) -> Tuple[Light, ...]: ...
+    @property
+    def cameras(self) -> Tuple[Camera, ...]: ...
+    @property
+    def skipped_chunks(self) -> List[dict]: ...
     def validate(self) -> List[Tuple[str, str, str]]: ...
     def to_bytes(self, *, compressed: bool = False, shortened: bool = False) -> bytes: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Mesh]: ...
 
+@dataclass(frozen=True)
 class Difference:
     path: str
     what: str
     actual: str
     expected: str
-    delta: Optional[float]
+    delta: Optional[float] = None
 
+@dataclass(frozen=True)
 class Comparison:
     same: bool
     total: int
     ignored: int
     values_compared: int
     shortened: bool
-    differences: List[Difference]
+    differences: List[Difference] = ...
     def __bool__(self) -> bool: ...
 
+@dataclass(frozen=True)
 class ConvertResult:
     stats: dict
     warnings: List[str]
-    model: Optional[aem.Model]
-    format: str
-    data: Optional[bytes]
+    model: Optional[aem.Model] = None
+    format: str = "aem"
+    data: Optional[bytes] = None
+    textures: Dict[str, bytes] = ...
 
-def read(source: Union[PathLike, bytes], *, strict: bool = False, max_inflated_mb: Optional[int] = None,
+def read(source: Union[PathLike, Buffer], *, strict: bool = False, max_inflated_mb: Optional[int] = None,
          max_inflate_ratio: Optional[int] = None, max_node_depth: Optional[int] = None,
          max_allocation_ratio: Optional[int] = None, threads: int = 0) -> Scene: ...
 def write(scene: Scene, path: PathLike, *, compressed: bool = False, shortened: bool = False) -> None: ...
@@ -182,4 +304,6 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             ticks_per_second: float = 25.0, crease_angle: float = 60.0, optimize: bool = True,
             keep_meshes: bool = False, keep_embedded_bytes: bool = False, max_texture_size: int = 0,
             threads: int = 1, format: Optional[str] = None, quantize: bool = False,
-            meshopt: bool = False) -> ConvertResult: ...
+            meshopt: bool = False, strict: bool = False, max_inflated_mb: Optional[int] = None,
+            max_inflate_ratio: Optional[int] = None, max_node_depth: Optional[int] = None,
+            max_allocation_ratio: Optional[int] = None) -> ConvertResult: ...

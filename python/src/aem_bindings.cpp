@@ -3,6 +3,7 @@
 #include "array_views.hpp"
 #include "bindings.hpp"
 #include "model_ref.hpp"
+#include "source_argument.hpp"
 
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
@@ -204,15 +205,13 @@ void bind_aem(py::module_& m) {
     m.def(
         "read",
         [](const py::object& source) {
-            if (py::isinstance<py::bytes>(source)) {
-                const std::string bytes = py::cast<std::string>(source);
-                py::gil_scoped_release unlocked;
-                return ModelRef{std::make_shared<const aem::Model>(
-                    aem::read_model(std::as_bytes(std::span(bytes.data(), bytes.size()))))};
+            const SourceArgument argument(source, "read");
+            if (!argument.is_path()) {
+                py::gil_scoped_release unlocked; // the buffer stays held by `argument`
+                return ModelRef{std::make_shared<const aem::Model>(aem::read_model(argument.bytes()))};
             }
-            const std::filesystem::path path = py::cast<std::filesystem::path>(source);
             py::gil_scoped_release unlocked;
-            return ModelRef{std::make_shared<const aem::Model>(aem::read_file(path))};
+            return ModelRef{std::make_shared<const aem::Model>(aem::read_file(argument.path()))};
         },
         py::arg("source"),
         "Reads an AEM model (a path, or its bytes) of either layout; raises assbin.ReadError.");

@@ -1,6 +1,7 @@
 // assbin.compare: two scenes (or paths) by value, as `assbin cmp` compares them. The result is a
 // plain dict the package turns into its Comparison class (which pickles).
 #include "bindings.hpp"
+#include "named_error.hpp"
 #include "scene_ref.hpp"
 
 #include <assbin/compare.hpp>
@@ -20,12 +21,18 @@ namespace assbin::python {
 namespace {
 
 // A scene argument: an assbin.Scene (its C++ scene, shared) or a path read here.
-std::shared_ptr<const Scene> scene_of(const py::object& source, std::optional<Scene>& storage) {
+// `side` ("actual", "expected") names which one a read error is about.
+std::shared_ptr<const Scene> scene_of(const py::object& source, std::optional<Scene>& storage,
+                                      const char* side) {
     if (py::isinstance<SceneRef>(source)) return py::cast<const SceneRef&>(source).scene;
     const std::filesystem::path path = py::cast<std::filesystem::path>(source);
     {
         py::gil_scoped_release unlocked;
-        storage = read_file(path);
+        try {
+            storage = read_file(path);
+        } catch (const ParseError& error) {
+            throw NamedReadError(error, path.string(), side);
+        }
     }
     return std::shared_ptr<const Scene>(&*storage, [](const Scene*) {});
 }
@@ -49,8 +56,8 @@ void bind_compare(py::module_& m) {
            std::optional<double> relative, std::optional<uint64_t> ulps, bool by_value, size_t max_diffs,
            std::vector<std::string> ignore) {
             std::optional<Scene> actual_storage, expected_storage;
-            const std::shared_ptr<const Scene> a = scene_of(actual, actual_storage);
-            const std::shared_ptr<const Scene> e = scene_of(expected, expected_storage);
+            const std::shared_ptr<const Scene> a = scene_of(actual, actual_storage, "actual");
+            const std::shared_ptr<const Scene> e = scene_of(expected, expected_storage, "expected");
             CompareOptions options;
             // As `assbin cmp`: the absolute 0.1 applies only when no other tolerance is chosen.
             options.epsilon = epsilon ? *epsilon : (relative || ulps) ? 0.0 : 0.1;

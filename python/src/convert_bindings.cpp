@@ -3,6 +3,7 @@
 // turns into its ConvertResult class.
 #include "bindings.hpp"
 #include "model_ref.hpp"
+#include "named_error.hpp"
 #include "scene_ref.hpp"
 
 #include "output_target.hpp"
@@ -72,7 +73,9 @@ void bind_convert(py::module_& m) {
            bool compress, std::vector<std::filesystem::path> texture_dirs, uint32_t uv_channel,
            double ticks_per_second, float crease_angle, bool optimize, bool keep_meshes,
            bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads, const std::string& format,
-           bool quantize, bool meshopt) {
+           bool quantize, bool meshopt, bool strict, std::optional<uint64_t> max_inflated_mb,
+           std::optional<uint64_t> max_inflate_ratio, std::optional<uint32_t> max_node_depth,
+           std::optional<uint64_t> max_allocation_ratio) {
             if (layout != 2024 && layout != 2025) throw py::value_error("layout must be 2024 or 2025");
             if (format == "aem" && layout == 2024 &&
                 (compress || max_texture_size > 0 || !texture_dirs.empty()))
@@ -120,11 +123,15 @@ void bind_convert(py::module_& m) {
             converter::ConvertResult result;
             {
                 py::gil_scoped_release unlocked;
-                ReadOptions read;
-                read.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+                const ReadOptions read = read_options(strict, max_inflated_mb, max_inflate_ratio,
+                                                      max_node_depth, max_allocation_ratio, threads);
                 if (path) {
                     options.source_folder = path->parent_path();
-                    scene = std::make_shared<const Scene>(read_file(*path, read));
+                    try {
+                        scene = std::make_shared<const Scene>(read_file(*path, read));
+                    } catch (const ParseError& error) {
+                        throw NamedReadError(error, path->string());
+                    }
                 }
                 result = converter::convert(*scene, options);
                 if (destination) {
@@ -142,13 +149,23 @@ void bind_convert(py::module_& m) {
             if (!destination && result.format == converter::OutputFormat::Glb)
                 out["data"] =
                     py::bytes(reinterpret_cast<const char*>(result.encoded.data()), result.encoded.size());
+            // Without a destination the textures a written model would have beside it come back by
+            // name (what textures_written counts); with one they are on disk.
+            py::dict textures;
+            if (!destination) {
+                for (const converter::TextureFile& file : result.textures)
+                    textures[py::str(file.name)] =
+                        py::bytes(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
+            }
+            out["textures"] = textures;
             return out;
         },
         py::arg("source"), py::arg("destination"), py::arg("layout"), py::arg("compress"),
         py::arg("texture_dirs"), py::arg("uv_channel"), py::arg("ticks_per_second"), py::arg("crease_angle"),
         py::arg("optimize"), py::arg("keep_meshes"), py::arg("keep_embedded_bytes"),
         py::arg("max_texture_size"), py::arg("threads"), py::arg("format"), py::arg("quantize"),
-        py::arg("meshopt"));
+        py::arg("meshopt"), py::arg("strict"), py::arg("max_inflated_mb"), py::arg("max_inflate_ratio"),
+        py::arg("max_node_depth"), py::arg("max_allocation_ratio"));
 }
 
 } // namespace assbin::python

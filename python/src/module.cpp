@@ -2,11 +2,16 @@
 // package's Python exceptions: assbin.ReadError (offset, chunk_path, code) for dumps and AEM files
 // that cannot be read, assbin.ConvertError (refusal) for scenes the converter refuses.
 #include "bindings.hpp"
+#include "named_error.hpp"
+
+#include <atomic_file.hpp>
 
 #include <aem/io.hpp>
 #include <assbin/converter/convert.hpp>
 #include <assbin/error.hpp>
 #include <assbin/writer.hpp>
+
+#include <cerrno>
 
 namespace py = pybind11;
 
@@ -20,22 +25,92 @@ void raise(const char* name, const py::tuple& args) {
     PyErr_SetObject(type.ptr(), type(*args).ptr());
 }
 
+// A file that cannot be opened is Python's own OSError: OSError(errno, text, filename) makes the
+// subclass (FileNotFoundError, IsADirectoryError, PermissionError) that `except OSError` and
+// `except FileNotFoundError` catch. The reader's words say which.
+void raise_os_error(const std::string& message, const std::string& file) {
+    int number = 0;
+    if (message == "no such file")
+        number = ENOENT;
+    else if (message.starts_with("is a folder"))
+        number = EISDIR;
+    else if (message.find("Permission denied") != std::string::npos)
+        number = EACCES;
+    const py::object os_error = py::module_::import("builtins").attr("OSError");
+    const py::object error = number == 0    ? os_error(message) // no errno to tell: the sentence alone
+                             : file.empty() ? os_error(number, message)
+                                            : os_error(number, message, file);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+}
+
+// The keyword of assbin.read (and convert) that raises a limit, with its unit.
+const char* limit_keyword(Limit limit) {
+    switch (limit) {
+    case Limit::InflatedSize:
+        return "max_inflated_mb";
+    case Limit::InflateRatio:
+        return "max_inflate_ratio";
+    case Limit::NodeDepth:
+        return "max_node_depth";
+    case Limit::AllocationRatio:
+        return "max_allocation_ratio";
+    case Limit::None:
+        break;
+    }
+    return "";
+}
+
+const char* limit_unit(Limit limit) {
+    switch (limit) {
+    case Limit::InflatedSize:
+        return "in MiB";
+    case Limit::InflateRatio:
+        return "a multiple of the compressed stream's size";
+    case Limit::NodeDepth:
+        return "in levels of nesting";
+    case Limit::AllocationRatio:
+        return "a multiple of the body's size";
+    case Limit::None:
+        break;
+    }
+    return "";
+}
+
+void raise_read_error(const ParseError& error, const std::string& file, const std::string& side) {
+    if (error.code() == ErrorCode::Io) return raise_os_error(error.message(), file);
+    std::string message = error.what();
+    py::object limit = py::none();
+    if (error.limit() != Limit::None) {
+        message += std::string("; ") + limit_keyword(error.limit()) + "= raises it (" +
+                   limit_unit(error.limit()) + ")";
+        limit = py::str(limit_keyword(error.limit()));
+    }
+    raise("ReadError",
+          py::make_tuple(message, error.offset(), error.chunk_path(), error_code_name(error.code()),
+                         file.empty() ? py::object(py::none()) : py::object(py::str(file)),
+                         side.empty() ? py::object(py::none()) : py::object(py::str(side)), limit));
+}
+
 } // namespace
 
 void bind_errors(py::module_&) {
     py::register_exception_translator([](std::exception_ptr pending) {
         try {
             if (pending) std::rethrow_exception(pending);
+        } catch (const NamedReadError& error) {
+            raise_read_error(error, error.file, error.side);
         } catch (const ParseError& error) {
-            raise("ReadError", py::make_tuple(std::string(error.what()), error.offset(), error.chunk_path(),
-                                              error_code_name(error.code())));
+            raise_read_error(error, "", "");
         } catch (const aem::Error& error) {
+            if (error.code() == aem::ErrorCode::Io) return raise_os_error(error.what(), "");
             raise("ReadError",
                   py::make_tuple(std::string(error.what()), 0, "", aem::error_code_name(error.code())));
         } catch (const converter::ConvertError& error) {
             raise("ConvertError",
                   py::make_tuple(std::string(error.what()), converter::refusal_name(error.refusal())));
         } catch (const WriteError& error) {
+            PyErr_SetString(PyExc_OSError, error.what());
+        } catch (const assbin_common::OutputError& error) {
             PyErr_SetString(PyExc_OSError, error.what());
         }
     });

@@ -3,17 +3,26 @@
 // read-only NumPy views of the scene's own vectors (array_views.hpp).
 #include "array_views.hpp"
 #include "bindings.hpp"
+#include "named_error.hpp"
 #include "scene_ref.hpp"
+#include "source_argument.hpp"
 
+#include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
 #include <assbin/validate.hpp>
 #include <assbin/writer.hpp>
+#include <counting.hpp>
+#include <quoting.hpp>
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,7 +99,25 @@ py::tuple vec3_tuple(const Vec3& v) {
     return py::make_tuple(v.x(), v.y(), v.z());
 }
 
-// A shortened stream's bounds as ((min...), (max...)).
+// A stream's bounds: a shortened dump stores them; a full dump's are those of its values (what a
+// shortened dump of it would store), NaNs left out.
+template <class T>
+Bounds<T> bounds_of(const Scene& scene, const VertexStream<T>& stream) {
+    if (scene.is_shortened() || stream.values.empty()) return stream.bounds;
+    Bounds<T> bounds;
+    bounds.min.setConstant(std::numeric_limits<float>::infinity());
+    bounds.max.setConstant(-std::numeric_limits<float>::infinity());
+    for (const T& value : stream.values) {
+        for (int i = 0; i < value.size(); ++i) {
+            if (std::isnan(value[i])) continue;
+            bounds.min[i] = std::min(bounds.min[i], value[i]);
+            bounds.max[i] = std::max(bounds.max[i], value[i]);
+        }
+    }
+    return bounds;
+}
+
+// A stream's bounds as ((min...), (max...)).
 template <class T>
 py::tuple bounds_tuple(const Bounds<T>& bounds) {
     const auto as_tuple = [](const T& value) {
@@ -179,6 +206,161 @@ py::tuple key_arrays<Vec3>(const ScenePtr& scene, const KeyTrack<Vec3>& track, p
     return py::make_tuple(times, values);
 }
 
+// "\"Bone.001\"": a name in a repr, quoted and printable whatever its bytes.
+std::string json_like(const std::string& name) {
+    return assbin_common::json_quote(assbin_common::printable(name, 60));
+}
+
+std::string counted_text(uint64_t count, const char* one, const char* many) {
+    return assbin_common::counted(count, one, many);
+}
+
+std::string number_text(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", value);
+    return buffer;
+}
+
+// How a part pickles: the scene (as a dump, see Scene.__reduce__) and where the part is in it;
+// assbin._part finds it again. Pickling a mesh carries its scene: a part is a view of it.
+py::tuple part_reduce(const ScenePtr& scene, const char* kind, size_t index, size_t second = 0) {
+    return py::make_tuple(py::module_::import("assbin").attr("_part"),
+                          py::make_tuple(py::cast(SceneRef{scene}), kind, index, second));
+}
+
+py::tuple vec_state(const Eigen::Vector3f& v) {
+    return py::make_tuple(v.x(), v.y(), v.z());
+}
+Eigen::Vector3f vec_from(const py::handle& state) {
+    const py::tuple t = py::reinterpret_borrow<py::tuple>(state);
+    return {t[0].cast<float>(), t[1].cast<float>(), t[2].cast<float>()};
+}
+
+// Every field, names and text as their bytes: equal states are equal values.
+py::tuple header_state(const Header& h) {
+    return py::make_tuple(py::bytes(h.timestamp), h.version_major, h.version_minor, h.revision,
+                          h.compile_flags, h.shortened, h.compressed, py::bytes(h.source_name),
+                          py::bytes(h.command),
+                          py::bytes(reinterpret_cast<const char*>(h.reserved.data()), h.reserved.size()),
+                          h.compressed_prefix, static_cast<int>(h.prefix_meaning));
+}
+Header header_from_state(const py::tuple& state) {
+    Header h;
+    h.timestamp = state[0].cast<std::string>();
+    h.version_major = state[1].cast<uint32_t>();
+    h.version_minor = state[2].cast<uint32_t>();
+    h.revision = state[3].cast<uint32_t>();
+    h.compile_flags = state[4].cast<uint32_t>();
+    h.shortened = state[5].cast<uint16_t>();
+    h.compressed = state[6].cast<uint16_t>();
+    h.source_name = state[7].cast<std::string>();
+    h.command = state[8].cast<std::string>();
+    const std::string reserved = state[9].cast<std::string>();
+    std::copy_n(reserved.begin(), std::min(reserved.size(), h.reserved.size()), h.reserved.begin());
+    h.compressed_prefix = state[10].cast<uint32_t>();
+    h.prefix_meaning = static_cast<CompressedPrefix>(state[11].cast<int>());
+    return h;
+}
+
+py::tuple light_state(const Light& l) {
+    return py::make_tuple(py::bytes(l.name), l.type, vec_state(l.position), vec_state(l.direction),
+                          vec_state(l.up), l.attenuation_constant, l.attenuation_linear,
+                          l.attenuation_quadratic, vec_state(l.diffuse), vec_state(l.specular),
+                          vec_state(l.ambient), l.inner_cone, l.outer_cone);
+}
+Light light_from_state(const py::tuple& state) {
+    Light l;
+    l.name = state[0].cast<std::string>();
+    l.type = state[1].cast<uint32_t>();
+    l.position = vec_from(state[2]);
+    l.direction = vec_from(state[3]);
+    l.up = vec_from(state[4]);
+    l.attenuation_constant = state[5].cast<float>();
+    l.attenuation_linear = state[6].cast<float>();
+    l.attenuation_quadratic = state[7].cast<float>();
+    l.diffuse = vec_from(state[8]);
+    l.specular = vec_from(state[9]);
+    l.ambient = vec_from(state[10]);
+    l.inner_cone = state[11].cast<float>();
+    l.outer_cone = state[12].cast<float>();
+    return l;
+}
+
+py::tuple camera_state(const Camera& c) {
+    return py::make_tuple(py::bytes(c.name), vec_state(c.position), vec_state(c.look_at), vec_state(c.up),
+                          c.horizontal_fov, c.clip_near, c.clip_far, c.aspect);
+}
+Camera camera_from_state(const py::tuple& state) {
+    Camera c;
+    c.name = state[0].cast<std::string>();
+    c.position = vec_from(state[1]);
+    c.look_at = vec_from(state[2]);
+    c.up = vec_from(state[3]);
+    c.horizontal_fov = state[4].cast<float>();
+    c.clip_near = state[5].cast<float>();
+    c.clip_far = state[6].cast<float>();
+    c.aspect = state[7].cast<float>();
+    return c;
+}
+
+// What a dump in the current layout does not carry of the scene it was read from: the header as
+// read, the layout found, the reader's findings. Pickled beside the dump, restored after reading it.
+py::tuple scene_extras(const Scene& scene) {
+    const Layout& l = scene.layout;
+    py::list skipped;
+    for (const SkippedChunk& c : scene.skipped_chunks)
+        skipped.append(py::make_tuple(c.id, c.offset, c.length, c.path));
+    return py::make_tuple(
+        header_state(scene.header),
+        py::make_tuple(l.node_metadata, l.texture_hint_bytes,
+                       l.light_placement ? py::object(py::bool_(*l.light_placement)) : py::object(py::none()),
+                       l.mixed_double, l.vector_key_bytes, l.exact_mesh_lengths),
+        scene.body_bytes, scene.trailing_bytes, scene.trailing_offset, scene.bytes_after_stream,
+        scene.bytes_after_stream_offset, skipped);
+}
+
+SceneRef restore_extras(const SceneRef& read_back, const py::tuple& extras) {
+    auto scene = std::make_shared<Scene>(*read_back.scene);
+    scene->header = header_from_state(extras[0].cast<py::tuple>());
+    const py::tuple layout = extras[1].cast<py::tuple>();
+    scene->layout.node_metadata = layout[0].cast<bool>();
+    scene->layout.texture_hint_bytes = layout[1].cast<unsigned>();
+    if (layout[2].is_none())
+        scene->layout.light_placement.reset();
+    else
+        scene->layout.light_placement = layout[2].cast<bool>();
+    scene->layout.mixed_double = layout[3].cast<bool>();
+    scene->layout.vector_key_bytes = layout[4].cast<unsigned>();
+    scene->layout.exact_mesh_lengths = layout[5].cast<bool>();
+    scene->body_bytes = extras[2].cast<uint64_t>();
+    scene->trailing_bytes = extras[3].cast<uint64_t>();
+    scene->trailing_offset = extras[4].cast<uint64_t>();
+    scene->bytes_after_stream = extras[5].cast<uint64_t>();
+    scene->bytes_after_stream_offset = extras[6].cast<uint64_t>();
+    scene->skipped_chunks.clear();
+    for (const py::handle chunk : extras[7].cast<py::list>()) {
+        const py::tuple c = py::reinterpret_borrow<py::tuple>(chunk);
+        scene->skipped_chunks.push_back(
+            {c[0].cast<uint32_t>(), c[1].cast<uint64_t>(), c[2].cast<uint32_t>(), c[3].cast<std::string>()});
+    }
+    return {std::move(scene)};
+}
+
+// scene.meshes and the other part lists: made once per Scene object and kept in its __dict__, so
+// that `scene.meshes[i]` in a loop costs an attribute lookup, not a list of new views. A tuple:
+// the parts of a scene do not change.
+template <class Ref>
+py::object cached_parts(const py::object& self, const char* key, size_t (*count)(const Scene&)) {
+    const py::dict cache = self.attr("__dict__");
+    if (cache.contains(key)) return cache[key];
+    const SceneRef& ref = self.cast<const SceneRef&>();
+    const py::tuple parts_tuple(parts<Ref>(ref.scene, count(*ref.scene)));
+    cache[key] = parts_tuple;
+    return parts_tuple;
+}
+
+} // namespace
+
 ReadOptions read_options(bool strict, std::optional<uint64_t> max_inflated_mb,
                          std::optional<uint64_t> max_inflate_ratio, std::optional<uint32_t> max_node_depth,
                          std::optional<uint64_t> max_allocation_ratio, unsigned threads) {
@@ -194,18 +376,20 @@ ReadOptions read_options(bool strict, std::optional<uint64_t> max_inflated_mb,
     return options;
 }
 
+namespace {
+
 SceneRef read_source(const py::object& source, const ReadOptions& options) {
-    if (py::isinstance<py::bytes>(source) || py::isinstance<py::bytearray>(source) ||
-        py::isinstance<py::memoryview>(source)) {
-        const py::buffer_info buffer = py::buffer(source).request();
-        const std::span<const std::byte> bytes(static_cast<const std::byte*>(buffer.ptr),
-                                               size_t(buffer.size));
-        py::gil_scoped_release unlocked; // the bytes object stays referenced by `source`
-        return {std::make_shared<const Scene>(read_scene(bytes, options))};
+    const SourceArgument argument(source, "read");
+    if (!argument.is_path()) {
+        py::gil_scoped_release unlocked; // the buffer stays held by `argument`
+        return {std::make_shared<const Scene>(read_scene(argument.bytes(), options))};
     }
-    const std::filesystem::path path = py::cast<std::filesystem::path>(source);
     py::gil_scoped_release unlocked;
-    return {std::make_shared<const Scene>(read_file(path, options))};
+    try {
+        return {std::make_shared<const Scene>(read_file(argument.path(), options))};
+    } catch (const ParseError& error) {
+        throw NamedReadError(error, argument.path().string());
+    }
 }
 
 std::vector<std::byte> scene_bytes(const SceneRef& scene, bool compressed, bool shortened) {
@@ -231,7 +415,18 @@ void bind_parts(py::module_& m) {
         .def_property_readonly("compressed", &Header::is_compressed)
         .def_property_readonly("source_name", [](const Header& h) { return text(h.source_name); })
         .def_property_readonly("command", [](const Header& h) { return text(h.command); })
-        .def_readonly("compressed_prefix", &Header::compressed_prefix);
+        .def_readonly("compressed_prefix", &Header::compressed_prefix)
+        .def("__repr__",
+             [](const Header& h) {
+                 return "<assbin.Header version " + std::to_string(h.version_major) + "." +
+                        std::to_string(h.version_minor) + (h.is_compressed() ? ", compressed" : "") +
+                        (h.is_shortened() ? ", shortened" : "") + ", source " + json_like(h.source_name) +
+                        ">";
+             })
+        .def("__eq__",
+             [](const Header& a, const Header& b) { return header_state(a).equal(header_state(b)); })
+        .def(py::pickle([](const Header& h) { return header_state(h); },
+                        [](const py::tuple& state) { return header_from_state(state); }));
 
     py::class_<NodeRef>(m, "Node", "A node of the scene graph (nodes are in pre-order; node 0 is the root).")
         .def_property_readonly("index", [](const NodeRef& n) { return n.node; })
@@ -252,7 +447,13 @@ void bind_parts(py::module_& m) {
                 return out;
             },
             "key -> bool, int, float, str, (x, y, z) or None (types without a value)")
-        .def("__repr__", [](const NodeRef& n) { return "<assbin.Node " + std::to_string(n.node) + ">"; });
+        .def("__repr__",
+             [](const NodeRef& n) {
+                 return "<assbin.Node " + std::to_string(n.node) + " " + json_like(n.get().name) + ": " +
+                        counted_text(n.get().meshes.size(), "mesh", "meshes") + ", " +
+                        counted_text(n.get().children.size(), "child", "children") + ">";
+             })
+        .def("__reduce__", [](const NodeRef& n) { return part_reduce(n.scene, "nodes", n.node); });
 
     py::class_<BoneRef>(m, "Bone", "A mesh's bone: its name, offset matrix and vertex weights.")
         .def_property_readonly("name", [](const BoneRef& b) { return text(b.get().name); })
@@ -275,7 +476,15 @@ void bind_parts(py::module_& m) {
                 return view_of(w.empty() ? nullptr : &w.front().weight, {py::ssize_t(w.size())},
                                {sizeof(VertexWeight)}, keep_alive(b.scene));
             },
-            "float32 (weights,)");
+            "float32 (weights,)")
+        .def_property_readonly("mesh_index", [](const BoneRef& b) { return b.mesh; })
+        .def_property_readonly("index", [](const BoneRef& b) { return b.bone; })
+        .def("__repr__",
+             [](const BoneRef& b) {
+                 return "<assbin.Bone " + json_like(b.get().name) + " of mesh " + std::to_string(b.mesh) +
+                        ": " + counted_text(b.get().weight_count, "weight", "weights") + ">";
+             })
+        .def("__reduce__", [](const BoneRef& b) { return part_reduce(b.scene, "bones", b.mesh, b.bone); });
 
     py::class_<MeshRef>(m, "Mesh", "A mesh: vertex arrays (read-only views, no copy), faces and bones.")
         .def_property_readonly("index", [](const MeshRef& r) { return r.mesh; })
@@ -307,13 +516,15 @@ void bind_parts(py::module_& m) {
             "uvs",
             [](const MeshRef& r) {
                 py::list out;
-                for (const UvChannel& channel : r.get().uv_channels)
+                for (const UvChannel& channel : r.get().uv_channels) {
+                    const py::ssize_t components = std::clamp<py::ssize_t>(channel.component_count, 1, 3);
                     out.append(view_of(channel.values.empty() ? nullptr : channel.values.front().data(),
-                                       {py::ssize_t(channel.values.size()), 3}, {kVec3, sizeof(float)},
-                                       keep_alive(r.scene)));
+                                       {py::ssize_t(channel.values.size()), components},
+                                       {kVec3, sizeof(float)}, keep_alive(r.scene)));
+                }
                 return out;
             },
-            "per UV channel, float32 (vertices, 3); uv_components says how many are meaningful")
+            "per UV channel, float32 (vertices, k): k = uv_components[c], the meaningful components (u, v)")
         .def_property_readonly("uv_components",
                                [](const MeshRef& r) {
                                    std::vector<uint32_t> out;
@@ -361,7 +572,7 @@ void bind_parts(py::module_& m) {
                 py::dict out;
                 const Mesh& mesh = r.get();
                 const auto add = [&](const char* name, const std::optional<VertexStream<Vec3>>& stream) {
-                    if (stream) out[name] = bounds_tuple(stream->bounds);
+                    if (stream) out[name] = bounds_tuple(bounds_of(*r.scene, *stream));
                 };
                 add("positions", mesh.positions);
                 add("normals", mesh.normals);
@@ -369,12 +580,15 @@ void bind_parts(py::module_& m) {
                 add("bitangents", mesh.bitangents);
                 for (size_t c = 0; c < mesh.color_sets.size(); ++c)
                     out[py::str("colors[" + std::to_string(c) + "]")] =
-                        bounds_tuple(mesh.color_sets[c].bounds);
+                        bounds_tuple(bounds_of(*r.scene, mesh.color_sets[c]));
                 for (size_t c = 0; c < mesh.uv_channels.size(); ++c)
-                    out[py::str("uvs[" + std::to_string(c) + "]")] = bounds_tuple(mesh.uv_channels[c].bounds);
+                    out[py::str("uvs[" + std::to_string(c) + "]")] =
+                        bounds_tuple(bounds_of(*r.scene, mesh.uv_channels[c]));
                 return out;
             },
-            "a shortened dump's (min, max) per stream, by name")
+            "(min, max) per stream, by name: a shortened dump's stored bounds, a full dump's computed from "
+            "its "
+            "values (the stream's own NaNs left out)")
         .def_property_readonly(
             "face_hashes",
             [](const MeshRef& r) {
@@ -382,10 +596,13 @@ void bind_parts(py::module_& m) {
                 return view_of(h.data(), {py::ssize_t(h.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
             },
             "a shortened dump's uint32 hash per block of 512 faces")
-        .def("__repr__", [](const MeshRef& r) {
-            return "<assbin.Mesh " + std::to_string(r.mesh) + ": " + std::to_string(r.get().vertex_count) +
-                   " vertices, " + std::to_string(r.get().face_count) + " faces>";
-        });
+        .def("__repr__",
+             [](const MeshRef& r) {
+                 return "<assbin.Mesh " + std::to_string(r.mesh) + ": " +
+                        counted_text(r.get().vertex_count, "vertex", "vertices") + ", " +
+                        counted_text(r.get().face_count, "face", "faces") + ">";
+             })
+        .def("__reduce__", [](const MeshRef& r) { return part_reduce(r.scene, "meshes", r.mesh); });
 
     py::class_<MaterialProperty>(m, "MaterialProperty")
         .def_property_readonly("key", [](const MaterialProperty& p) { return text(p.key); })
@@ -393,10 +610,31 @@ void bind_parts(py::module_& m) {
         .def_readonly("index", &MaterialProperty::index)
         .def_property_readonly("type", [](const MaterialProperty& p) { return property_type_name(p.type); })
         .def_property_readonly("value", &property_value, "str, list of float or int, or bytes (buffers)")
-        .def("__repr__", [](const MaterialProperty& p) {
-            return "<assbin.MaterialProperty " + p.key + " [" + std::to_string(p.semantic) + "," +
-                   std::to_string(p.index) + "]>";
-        });
+        .def("__repr__",
+             [](const MaterialProperty& p) {
+                 return "<assbin.MaterialProperty " + json_like(p.key) + " [" + std::to_string(p.semantic) +
+                        "," + std::to_string(p.index) + "] " + property_type_name(p.type) + ">";
+             })
+        .def("__eq__",
+             [](const MaterialProperty& a, const MaterialProperty& b) {
+                 return a.key == b.key && a.semantic == b.semantic && a.index == b.index &&
+                        a.type == b.type && a.data == b.data;
+             })
+        .def(py::pickle(
+            [](const MaterialProperty& p) {
+                return py::make_tuple(py::bytes(p.key), p.semantic, p.index, p.type,
+                                      py::bytes(reinterpret_cast<const char*>(p.data.data()), p.data.size()));
+            },
+            [](const py::tuple& state) {
+                MaterialProperty p;
+                p.key = state[0].cast<std::string>();
+                p.semantic = state[1].cast<uint32_t>();
+                p.index = state[2].cast<uint32_t>();
+                p.type = state[3].cast<uint32_t>();
+                const std::string data = state[4].cast<std::string>();
+                p.data.assign(data.begin(), data.end());
+                return p;
+            }));
 
     py::class_<MaterialRef>(m, "Material", "A material: typed properties by key, semantic and index.")
         .def_property_readonly("name", [](const MaterialRef& r) { return text(r.get().name()); })
@@ -409,7 +647,15 @@ void bind_parts(py::module_& m) {
                 return p ? property_value(*p) : py::none();
             },
             py::arg("key"), py::arg("semantic") = 0, py::arg("index") = 0,
-            "The value of the property, or None: material.get('$tex.file', 1) is the first diffuse texture");
+            "The value of the property, or None: material.get('$tex.file', 1) is the first diffuse texture")
+        .def_property_readonly("index", [](const MaterialRef& r) { return r.material; })
+        .def("__repr__",
+             [](const MaterialRef& r) {
+                 return "<assbin.Material " + std::to_string(r.material) + " " + json_like(r.get().name()) +
+                        ": " + counted_text(r.get().properties.size(), "property", "properties") + ">";
+             })
+        .def("__reduce__",
+             [](const MaterialRef& r) { return part_reduce(r.scene, "materials", r.material); });
 
     py::class_<ChannelRef>(m, "NodeChannel", "One node's keys in an animation (times in ticks).")
         .def_property_readonly("node_name", [](const ChannelRef& c) { return text(c.get().node_name); })
@@ -423,7 +669,17 @@ void bind_parts(py::module_& m) {
             "(times float64 (K,), quaternions float32 (K, 4) as x, y, z, w)")
         .def_property_readonly(
             "scalings", [](const ChannelRef& c) { return key_arrays(c.scene, c.get().scalings, 3); },
-            "(times float64 (K,), values float32 (K, 3))");
+            "(times float64 (K,), values float32 (K, 3))")
+        .def("__repr__",
+             [](const ChannelRef& c) {
+                 const NodeChannel& channel = c.get();
+                 return "<assbin.NodeChannel " + json_like(channel.node_name) + ": " +
+                        counted_text(channel.positions.keys.size(), "position key", "position keys") + ", " +
+                        counted_text(channel.rotations.keys.size(), "rotation key", "rotation keys") + ", " +
+                        counted_text(channel.scalings.keys.size(), "scaling key", "scaling keys") + ">";
+             })
+        .def("__reduce__",
+             [](const ChannelRef& c) { return part_reduce(c.scene, "channels", c.animation, c.channel); });
 
     py::class_<AnimationRef>(m, "Animation")
         .def_property_readonly("name", [](const AnimationRef& a) { return text(a.get().name); })
@@ -432,12 +688,22 @@ void bind_parts(py::module_& m) {
         .def_property_readonly(
             "ticks_per_second", [](const AnimationRef& a) { return a.get().ticks_per_second; },
             "0 when the file leaves it unspecified")
-        .def_property_readonly("channels", [](const AnimationRef& a) {
-            py::list out;
-            for (size_t c = 0; c < a.get().channels.size(); ++c)
-                out.append(ChannelRef{a.scene, a.animation, c});
-            return out;
-        });
+        .def_property_readonly("channels",
+                               [](const AnimationRef& a) {
+                                   py::list out;
+                                   for (size_t c = 0; c < a.get().channels.size(); ++c)
+                                       out.append(ChannelRef{a.scene, a.animation, c});
+                                   return out;
+                               })
+        .def_property_readonly("index", [](const AnimationRef& a) { return a.animation; })
+        .def("__repr__",
+             [](const AnimationRef& a) {
+                 return "<assbin.Animation " + std::to_string(a.animation) + " " + json_like(a.get().name) +
+                        ": " + counted_text(a.get().channels.size(), "channel", "channels") + ", " +
+                        number_text(a.get().duration) + " ticks>";
+             })
+        .def("__reduce__",
+             [](const AnimationRef& a) { return part_reduce(a.scene, "animations", a.animation); });
 
     py::class_<TextureRef>(m, "Texture", "An embedded texture: an image file's bytes, or ARGB8888 texels.")
         .def_property_readonly("width", [](const TextureRef& t) { return t.get().width; })
@@ -463,7 +729,19 @@ void bind_parts(py::module_& m) {
                                {py::ssize_t(texture.height), py::ssize_t(texture.width), 4},
                                {py::ssize_t(texture.width) * 4, 4, 1}, keep_alive(t.scene));
             },
-            "uint8 (height, width, 4) as b, g, r, a, or None for an image file");
+            "uint8 (height, width, 4) as b, g, r, a, or None for an image file")
+        .def_property_readonly("index", [](const TextureRef& t) { return t.texture; })
+        .def("__repr__",
+             [](const TextureRef& t) {
+                 const Texture& texture = t.get();
+                 return "<assbin.Texture " + std::to_string(t.texture) + ": " +
+                        (texture.is_compressed() ? json_like(texture.format_hint) + " file, " +
+                                                       counted_text(texture.data.size(), "byte", "bytes")
+                                                 : std::to_string(texture.width) + " x " +
+                                                       std::to_string(texture.height) + " texels") +
+                        ">";
+             })
+        .def("__reduce__", [](const TextureRef& t) { return part_reduce(t.scene, "textures", t.texture); });
 
     py::class_<Light>(m, "Light")
         .def_property_readonly("name", [](const Light& l) { return text(l.name); })
@@ -478,7 +756,14 @@ void bind_parts(py::module_& m) {
         .def_property_readonly("specular", [](const Light& l) { return vec3_tuple(l.specular); })
         .def_property_readonly("ambient", [](const Light& l) { return vec3_tuple(l.ambient); })
         .def_readonly("inner_cone", &Light::inner_cone)
-        .def_readonly("outer_cone", &Light::outer_cone);
+        .def_readonly("outer_cone", &Light::outer_cone)
+        .def("__repr__",
+             [](const Light& l) {
+                 return "<assbin.Light " + json_like(l.name) + " type " + std::to_string(l.type) + ">";
+             })
+        .def("__eq__", [](const Light& a, const Light& b) { return light_state(a).equal(light_state(b)); })
+        .def(py::pickle([](const Light& l) { return light_state(l); },
+                        [](const py::tuple& state) { return light_from_state(state); }));
 
     py::class_<Camera>(m, "Camera")
         .def_property_readonly("name", [](const Camera& c) { return text(c.name); })
@@ -488,7 +773,12 @@ void bind_parts(py::module_& m) {
         .def_readonly("horizontal_fov", &Camera::horizontal_fov)
         .def_readonly("clip_near", &Camera::clip_near)
         .def_readonly("clip_far", &Camera::clip_far)
-        .def_readonly("aspect", &Camera::aspect);
+        .def_readonly("aspect", &Camera::aspect)
+        .def("__repr__", [](const Camera& c) { return "<assbin.Camera " + json_like(c.name) + ">"; })
+        .def("__eq__",
+             [](const Camera& a, const Camera& b) { return camera_state(a).equal(camera_state(b)); })
+        .def(py::pickle([](const Camera& c) { return camera_state(c); },
+                        [](const py::tuple& state) { return camera_from_state(state); }));
 }
 
 } // namespace
@@ -496,7 +786,10 @@ void bind_parts(py::module_& m) {
 void bind_scene(py::module_& module) {
     py::module_& m = module;
     bind_parts(m);
-    py::class_<SceneRef>(m, "Scene", "A dump's scene. Arrays are read-only views of its memory (no copy).")
+    py::class_<SceneRef>(m, "Scene", py::dynamic_attr(),
+                         "A dump's scene. Arrays are read-only views of its memory (no copy).\n"
+                         "len(scene) and iter(scene) are its meshes; scene == other compares every value\n"
+                         "exactly (assbin.compare with no tolerance) and the headers.")
         .def_property_readonly("header", [](const SceneRef& s) { return s.scene->header; })
         .def_property_readonly(
             "profile", [](const SceneRef& s) { return writer_profile(*s.scene); },
@@ -505,21 +798,59 @@ void bind_scene(py::module_& module) {
         .def_property_readonly("flags", [](const SceneRef& s) { return s.scene->flags; })
         .def_property_readonly("body_bytes", [](const SceneRef& s) { return s.scene->body_bytes; })
         .def_property_readonly("trailing_bytes", [](const SceneRef& s) { return s.scene->trailing_bytes; })
-        .def_property_readonly(
-            "nodes", [](const SceneRef& s) { return parts<NodeRef>(s.scene, s.scene->nodes.size()); })
-        .def_property_readonly(
-            "meshes", [](const SceneRef& s) { return parts<MeshRef>(s.scene, s.scene->meshes.size()); })
-        .def_property_readonly(
-            "materials",
-            [](const SceneRef& s) { return parts<MaterialRef>(s.scene, s.scene->materials.size()); })
-        .def_property_readonly(
-            "animations",
-            [](const SceneRef& s) { return parts<AnimationRef>(s.scene, s.scene->animations.size()); })
-        .def_property_readonly(
-            "textures",
-            [](const SceneRef& s) { return parts<TextureRef>(s.scene, s.scene->textures.size()); })
-        .def_property_readonly("lights", [](const SceneRef& s) { return s.scene->lights; })
-        .def_property_readonly("cameras", [](const SceneRef& s) { return s.scene->cameras; })
+        .def_property_readonly("bytes_after_stream",
+                               [](const SceneRef& s) { return s.scene->bytes_after_stream; })
+        .def_property_readonly("nodes",
+                               [](const py::object& self) {
+                                   return cached_parts<NodeRef>(
+                                       self, "_nodes", [](const Scene& scene) { return scene.nodes.size(); });
+                               })
+        .def_property_readonly("meshes",
+                               [](const py::object& self) {
+                                   return cached_parts<MeshRef>(self, "_meshes", [](const Scene& scene) {
+                                       return scene.meshes.size();
+                                   });
+                               })
+        .def_property_readonly("materials",
+                               [](const py::object& self) {
+                                   return cached_parts<MaterialRef>(
+                                       self, "_materials",
+                                       [](const Scene& scene) { return scene.materials.size(); });
+                               })
+        .def_property_readonly("animations",
+                               [](const py::object& self) {
+                                   return cached_parts<AnimationRef>(
+                                       self, "_animations",
+                                       [](const Scene& scene) { return scene.animations.size(); });
+                               })
+        .def_property_readonly("textures",
+                               [](const py::object& self) {
+                                   return cached_parts<TextureRef>(self, "_textures", [](const Scene& scene) {
+                                       return scene.textures.size();
+                                   });
+                               })
+        .def_property_readonly("lights",
+                               [](const SceneRef& s) { return py::tuple(py::cast(s.scene->lights)); })
+        .def_property_readonly("cameras",
+                               [](const SceneRef& s) { return py::tuple(py::cast(s.scene->cameras)); })
+        .def("__len__", [](const SceneRef& s) { return s.scene->meshes.size(); })
+        .def("__iter__", [](const py::object& self) { return self.attr("meshes").attr("__iter__")(); })
+        .def("__eq__",
+             [](const SceneRef& a, const py::object& other) -> py::object {
+                 if (!py::isinstance<SceneRef>(other))
+                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                 const SceneRef& b = other.cast<const SceneRef&>();
+                 if (a.scene == b.scene) return py::bool_(true);
+                 if (!header_state(a.scene->header).equal(header_state(b.scene->header)))
+                     return py::bool_(false);
+                 CompareOptions exact;
+                 exact.epsilon = 0;
+                 exact.real_properties_by_value = false;
+                 exact.max_diffs = 1;
+                 py::gil_scoped_release unlocked;
+                 return py::bool_(compare(*a.scene, *b.scene, exact).same());
+             })
+        .def("__hash__", [](const SceneRef& s) { return std::hash<const Scene*>{}(s.scene.get()); })
         .def_property_readonly("skipped_chunks",
                                [](const SceneRef& s) {
                                    py::list out;
@@ -548,9 +879,12 @@ void bind_scene(py::module_& module) {
             "The scene as a dump in the current Assimp layout")
         .def("__reduce__",
              [](const SceneRef& s) {
-                 // Pickled as its dump (current layout): worker processes can return scenes.
-                 return py::make_tuple(py::module_::import("assbin").attr("_scene_from_bytes"),
-                                       py::make_tuple(as_bytes(scene_bytes(s, false, false))));
+                 // Pickled as its dump (current layout) and what that layout does not say of the file it
+                 // was read from (the header as read, the layout, the reader's findings): worker
+                 // processes return the scene they were given, header and profile included.
+                 return py::make_tuple(
+                     py::module_::import("assbin").attr("_scene_from_state"),
+                     py::make_tuple(as_bytes(scene_bytes(s, false, false)), scene_extras(*s.scene)));
              })
         .def("__repr__", [](const SceneRef& s) {
             return "<assbin.Scene: " + std::to_string(s.scene->meshes.size()) + " meshes, " +
@@ -573,6 +907,8 @@ void bind_scene(py::module_& module) {
         "Raises assbin.ReadError (offset, chunk_path) on anything it cannot read; the limits are\n"
         "the reader's (the CLI's --max-* options); strict refuses bytes after the SCENE chunk;\n"
         "threads decode meshes (0: one per core). The GIL is released while reading.");
+
+    m.def("_restore_extras", &restore_extras, py::arg("scene"), py::arg("extras"));
 
     m.def(
         "write",

@@ -79,8 +79,9 @@ def test_refusals_raise_convert_error(tmp_path):
         assbin.convert(fixture("FBX__huesitos.fbx.assbin.regress"), tmp_path / "x.aem")
     assert raised.value.refusal == "shortened"
     assert not (tmp_path / "x.aem").exists()
-    with pytest.raises(assbin.ReadError):
+    with pytest.raises(FileNotFoundError) as missing:
         assbin.convert(tmp_path / "missing.assbin", tmp_path / "y.aem")
+    assert missing.value.filename == str(tmp_path / "missing.assbin")
 
 
 def test_results_and_models_pickle():

@@ -62,8 +62,8 @@ def test_arrays_equal_what_the_cpp_library_reports(path):
         if facts["positions"]:
             assert mesh.positions.dtype == np.float32
             assert mesh.positions.shape == (mesh.vertex_count, 3)
-        for uv in mesh.uvs:
-            assert uv.shape == (mesh.vertex_count, 3)
+        for uv, components in zip(mesh.uvs, mesh.uv_components):
+            assert uv.shape == (mesh.vertex_count, components)  # the meaningful components only
         for colors in mesh.colors:
             assert colors.shape == (mesh.vertex_count, 4)
         assert (mesh.normals is not None) == facts["normals"]
