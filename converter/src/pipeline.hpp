@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algorithms.hpp"
+#include "counting.hpp"
 #include "geometry/mikktspace.hpp"
 #include <assbin/converter/convert.hpp>
 
@@ -372,7 +373,7 @@ void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton
 
 // "1 triangle" or "3 triangles": a count and its noun, for warnings (`many` is the plural).
 inline std::string count_of(size_t count, const char* one, const char* many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
+    return assbin_common::counted(count, one, many); // "79,728 vertices", as every report prints counts
 }
 
 // ---- materials_2024.cpp ----

@@ -161,8 +161,7 @@ void report_dropped_streams(const assbin::Scene& scene, const ConvertOptions& op
     stats.cameras_dropped = scene.cameras.size();
     stats.lights_dropped = scene.lights.size();
     const auto say = [&](size_t count, const char* one, const char* many, const char* why) {
-        if (count > 0)
-            report.warn(std::to_string(count) + " " + (count == 1 ? one : many) + " dropped: " + why);
+        if (count > 0) report.warn(count_of(count, one, many) + " dropped: " + why);
     };
     say(stats.cameras_dropped, "camera", "cameras", "AEM has no cameras");
     say(stats.lights_dropped, "light", "lights", "AEM has no lights");
@@ -189,7 +188,7 @@ std::string dropped_faces(const ConvertStats& stats) {
     std::string list;
     const auto add = [&](size_t count, const char* one, const char* many) {
         if (count == 0) return;
-        list += (list.empty() ? "" : ", ") + std::to_string(count) + " " + (count == 1 ? one : many);
+        list += (list.empty() ? "" : ", ") + count_of(count, one, many);
     };
     add(stats.points_dropped, "point", "points");
     add(stats.lines_dropped, "line", "lines");

@@ -32,8 +32,8 @@ void name_joints(const assbin::Scene& scene, const Skeleton& skeleton, aem::Mode
         model.bones[b].name = cut_name(std::move(name));
     }
     if (cut > 0) {
-        report.warn(std::to_string(cut) + " joint names were longer than 127 bytes and were cut (at a "
-                                          "character boundary)");
+        report.warn(count_of(cut, "joint name was", "joint names were") +
+                    " longer than 127 bytes and cut (at a character boundary)");
     }
 }
 

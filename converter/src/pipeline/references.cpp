@@ -10,7 +10,7 @@ namespace assbin::converter::detail {
 namespace {
 
 std::string of_count(size_t count, const char* one, const char* many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
+    return assbin_common::counted(count, one, many);
 }
 
 } // namespace
