@@ -1,5 +1,7 @@
 #include "cli_common.hpp"
 
+#include <limit_words.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -28,48 +30,21 @@ void print_error(std::string_view what) {
 
 namespace {
 
-// The option that raises a limit, or "".
-std::string_view limit_option(Limit limit) {
-    switch (limit) {
-    case Limit::InflatedSize:
-        return "--max-inflated-mb";
-    case Limit::InflateRatio:
-        return "--max-inflate-ratio";
-    case Limit::NodeDepth:
-        return "--max-node-depth";
-    case Limit::AllocationRatio:
-        return "--max-allocation-ratio";
-    case Limit::None:
-        break;
-    }
-    return "";
+// "; --max-inflate-ratio raises it (a multiple of the compressed stream's size)", or "".
+std::string limit_option_hint(Limit limit) {
+    const std::string option = assbin_common::limit_option(limit);
+    if (option.empty()) return {};
+    return "; " + option + " raises it (" + std::string(assbin_common::limit_words(limit).unit) + ")";
 }
-
-// The option a limit error sends the user to, with its unit.
-std::string_view limit_option_hint(Limit limit) {
-    switch (limit) {
-    case Limit::InflatedSize:
-        return "; --max-inflated-mb raises it (in MiB)";
-    case Limit::InflateRatio:
-        return "; --max-inflate-ratio raises it (a multiple of the compressed stream's size)";
-    case Limit::NodeDepth:
-        return "; --max-node-depth raises it (in levels of nesting)";
-    case Limit::AllocationRatio:
-        return "; --max-allocation-ratio raises it (a multiple of the body's size)";
-    case Limit::None:
-        break;
-    }
-    return "";
-}
-
-} // namespace
 
 // What follows the reader's sentence: the option that raises a limit, the verb that reads the file.
-static std::string error_hints(std::string_view file, const ParseError& error) {
+std::string error_hints(std::string_view file, const ParseError& error) {
     std::string hints(limit_option_hint(error.limit()));
     if (error.code() == ErrorCode::NotAssbin) hints += other_verb_hint(std::string(file), "");
     return hints;
 }
+
+} // namespace
 
 std::string parse_error_text(std::string_view file, const ParseError& error) {
     return error.what() + error_hints(file, error);
@@ -90,7 +65,7 @@ void write_error_json(JsonWriter& json, std::string_view file, const ParseError*
     if (error->limit() == Limit::None)
         json.null();
     else
-        json.value(limit_option(error->limit()));
+        json.value(assbin_common::limit_option(error->limit()));
     json.end_object();
 }
 

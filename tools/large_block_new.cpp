@@ -92,8 +92,18 @@ bool malloc_has_room_for(size_t size) {
     return mallinfo2().fordblks >= size;
 }
 
+// ASSBIN_LARGE_BLOCK_POOL=0 leaves every block to malloc: scripts/bench-allocators.sh measures the
+// pool against glibc with and without tunables and against mimalloc (LD_PRELOAD) with it.
+bool pool_enabled() {
+    static const bool enabled = [] {
+        const char* setting = std::getenv("ASSBIN_LARGE_BLOCK_POOL");
+        return setting == nullptr || setting[0] != '0';
+    }();
+    return enabled;
+}
+
 void* allocate(size_t size) noexcept {
-    if (size >= kLargeBlock && !malloc_has_room_for(size)) {
+    if (size >= kLargeBlock && pool_enabled() && !malloc_has_room_for(size)) {
         if (void* block = pool().allocate(size)) return block;
     }
     return std::malloc(size == 0 ? 1 : size);

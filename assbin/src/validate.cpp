@@ -72,20 +72,19 @@ void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
         }
     });
     if (empty.count) {
-        report.warning(path + "/faces",
-                       std::to_string(empty.count) + (empty.count == 1 ? " face has" : " faces have") +
-                           " no indices (first: face " + std::to_string(empty.first_face) + ")");
+        report.warning(path + "/faces", assbin_common::counted(empty.count, "face has", "faces have") +
+                                            " no indices (first: face " + std::to_string(empty.first_face) +
+                                            ")");
     }
     if (out_of_range.count) {
-        report.error(path + "/faces", std::to_string(out_of_range.count) +
-                                          " faces use vertex indices >= the vertex count " +
+        report.error(path + "/faces", assbin_common::counted(out_of_range.count, "face uses", "faces use") +
+                                          " vertex indices >= the vertex count " +
                                           std::to_string(mesh.vertex_count) + " (first: face " +
                                           std::to_string(out_of_range.first_face) + ", index " +
                                           std::to_string(out_of_range.first_value) + ")");
     }
     if (wrong_type.count) {
-        report.warning(path + "/faces", std::to_string(wrong_type.count) +
-                                            (wrong_type.count == 1 ? " face has" : " faces have") +
+        report.warning(path + "/faces", assbin_common::counted(wrong_type.count, "face has", "faces have") +
                                             " a size the primitive types do not list (first: face " +
                                             std::to_string(wrong_type.first_face) + " with " +
                                             std::to_string(wrong_type.first_value) + " indices)");

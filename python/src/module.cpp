@@ -5,6 +5,7 @@
 #include "named_error.hpp"
 
 #include <atomic_file.hpp>
+#include <limit_words.hpp>
 
 #include <aem/io.hpp>
 #include <assbin/converter/convert.hpp>
@@ -47,47 +48,14 @@ void raise_os_error(const std::string& message, const std::string& file) {
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
 }
 
-// The keyword of assbin.read (and convert) that raises a limit, with its unit.
-const char* limit_keyword(Limit limit) {
-    switch (limit) {
-    case Limit::InflatedSize:
-        return "max_inflated_mb";
-    case Limit::InflateRatio:
-        return "max_inflate_ratio";
-    case Limit::NodeDepth:
-        return "max_node_depth";
-    case Limit::AllocationRatio:
-        return "max_allocation_ratio";
-    case Limit::None:
-        break;
-    }
-    return "";
-}
-
-const char* limit_unit(Limit limit) {
-    switch (limit) {
-    case Limit::InflatedSize:
-        return "in MiB";
-    case Limit::InflateRatio:
-        return "a multiple of the compressed stream's size";
-    case Limit::NodeDepth:
-        return "in levels of nesting";
-    case Limit::AllocationRatio:
-        return "a multiple of the body's size";
-    case Limit::None:
-        break;
-    }
-    return "";
-}
-
 void raise_read_error(const ParseError& error, const std::string& file, const std::string& side) {
     if (error.code() == ErrorCode::Io) return raise_os_error(error.message(), file);
     std::string message = error.what();
     py::object limit = py::none();
-    if (error.limit() != Limit::None) {
-        message += std::string("; ") + limit_keyword(error.limit()) + "= raises it (" +
-                   limit_unit(error.limit()) + ")";
-        limit = py::str(limit_keyword(error.limit()));
+    if (error.limit() != Limit::None) { // the keyword of assbin.read (and convert) that raises it
+        const assbin_common::LimitWords words = assbin_common::limit_words(error.limit());
+        message += "; " + std::string(words.keyword) + "= raises it (" + std::string(words.unit) + ")";
+        limit = py::str(std::string(words.keyword));
     }
     raise("ReadError",
           py::make_tuple(message, error.offset(), error.chunk_path(), error_code_name(error.code()),

@@ -101,8 +101,7 @@ void report_tally(const FaceTally& tally, uint32_t mesh_index, Report& report, C
     stats.polygons_triangulated += tally.polygons;
     const auto say = [&](size_t count, const char* one, const char* many, const char* why) {
         if (count > 0) {
-            report.warn(mesh_label(mesh_index) + ": " + std::to_string(count) + " " +
-                        (count == 1 ? one : many) + " dropped" + why);
+            report.warn(mesh_label(mesh_index) + ": " + count_of(count, one, many) + " dropped" + why);
         }
     };
     say(tally.points, "point", "points", " (AEM draws triangles only)");
@@ -111,8 +110,7 @@ void report_tally(const FaceTally& tally, uint32_t mesh_index, Report& report, C
     say(tally.out_of_range, "face", "faces", ": an index is not below the vertex count");
     say(tally.non_finite, "face", "faces", ": a corner's position is not a finite number");
     if (tally.fanned > 0) {
-        report.warn(mesh_label(mesh_index) + ": " + std::to_string(tally.fanned) +
-                    (tally.fanned == 1 ? " polygon" : " polygons") +
+        report.warn(mesh_label(mesh_index) + ": " + count_of(tally.fanned, "polygon", "polygons") +
                     " too large to ear-clip within the mesh's work budget fanned from a corner");
     }
 }
