@@ -50,7 +50,7 @@ constexpr std::string_view kUsage =
     "                     [--anim A --time T] [--wireframe] [--normals] [--bones] [--background RRGGBB]\n"
     "                     [--texture-dir DIR]...\n\n"
     "Draws IN (a full dump, a shortened dump as its meshes' bounds, an AEM file of either layout, or a\n"
-    ".glb/.gltf file at rest) posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser\n"
+    ".glb/.gltf file) posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser\n"
     "without a GPU).";
 
 struct Request {
@@ -234,7 +234,17 @@ struct NotInTheFile : std::runtime_error {
 // Warnings (textures not found) are handed to `warn`.
 render::Picture draw_file(const Request& request, const fs::path& file, const ReadOptions& read,
                           const std::function<void(const std::string&)>& warn) {
-    render::DrawableModel drawable = render::load_drawable(file, read, request.texture_folders);
+    // A glTF file is posed as it is read: its animation is baked into the vertices it gives.
+    const bool gltf = render::is_gltf_file(file);
+    const render::GltfPose pose{request.animation, request.options.time};
+    render::DrawableModel drawable = [&] {
+        try {
+            return render::load_drawable(file, read, request.texture_folders,
+                                         gltf && !request.animation.empty() ? &pose : nullptr);
+        } catch (const render::NoSuchGltfAnimation& missing) {
+            throw NotInTheFile(missing.what());
+        }
+    }();
     for (const std::string& warning : drawable.warnings)
         warn(warning);
     if (const auto violations = aem::validate(drawable.model); !violations.empty()) {
@@ -246,12 +256,11 @@ render::Picture draw_file(const Request& request, const fs::path& file, const Re
     if (drawable.bounds_only) options.wireframe = true; // boxes: a shortened dump's mesh bounds
     if (!request.animation.empty()) {
         if (drawable.bounds_only) throw NotInTheFile("--anim: a shortened dump has no animation to pose");
-        if (render::is_gltf_file(file))
-            throw NotInTheFile(
-                "--anim: render draws glTF files at rest; it does not play their animations yet");
-        std::string why;
-        options.animation = find_animation(drawable.model, request.animation, why);
-        if (!options.animation) throw NotInTheFile(why);
+        if (!gltf) {
+            std::string why;
+            options.animation = find_animation(drawable.model, request.animation, why);
+            if (!options.animation) throw NotInTheFile(why);
+        }
     }
     if (options.bones && drawable.model.bones.empty()) {
         warn(

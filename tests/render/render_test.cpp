@@ -126,15 +126,17 @@ BOOST_AUTO_TEST_CASE(pictures_match_the_golden_ones) {
 
 // A golden that no case compares proves nothing: every file of tests/data/render is a golden picture
 // of golden_cases() or an input one of them reads.
-// glTF files are drawn too (at rest): for every golden that is not an animation pose, the model
-// converted to .glb and to .gltf draws the golden within its tolerance (a wireframe draws coincident
-// edges in triangle order, so its .glb keeps the dump's order: --no-optimize); a skinned model at
-// rest draws as its dump does; --anim is refused with the reason.
+// glTF files are drawn too, at rest and posed by their animations: for every golden (but the one
+// that draws the skeleton, which glTF files are drawn without), the model converted to .glb and to
+// .gltf draws the golden within its tolerance, animation poses included (a wireframe draws
+// coincident edges in triangle order, so its .glb keeps the dump's order: --no-optimize); a skinned
+// model at rest draws as its dump does; an animation the file lacks is refused with the reason.
 BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
     const TempDir temp;
-    size_t compared = 0;
+    size_t compared = 0, posed = 0;
     for (const GoldenCase& c : golden_cases()) {
-        if (std::find(c.args.begin(), c.args.end(), "--anim") != c.args.end()) continue;
+        if (std::find(c.args.begin(), c.args.end(), "--bones") != c.args.end()) continue;
+        posed += std::find(c.args.begin(), c.args.end(), "--anim") != c.args.end();
         BOOST_TEST_CONTEXT(c.golden) {
             const bool wireframe = std::find(c.args.begin(), c.args.end(), "--wireframe") != c.args.end();
             const Image golden = load_png(fixture_path(std::string("render/") + c.golden));
@@ -149,15 +151,20 @@ BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
             }
         }
     }
-    BOOST_TEST(compared >= 8u);
+    BOOST_TEST(compared >= 12u);
+    BOOST_TEST(posed == 2u); // huesitos at 1 s and at 0.3 s
     const std::string skinned = (temp.path() / "skinned.glb").string();
     BOOST_TEST_REQUIRE(run_cli({"convert", dump("FBX__huesitos.fbx.assbin"), "-o", skinned}).exit_code == 0);
     BOOST_TEST(share_different(render(temp, skinned, {"--size", "160x120"}),
                                render(temp, dump("FBX__huesitos.fbx.assbin"), {"--size", "160x120"}),
                                8) <= 0.005);
-    const auto animated = run_cli({"render", skinned, "-o", (temp.path() / "a.png").string(), "--anim", "0"});
-    BOOST_TEST(animated.exit_code != 0);
-    BOOST_TEST(animated.err.find("render draws glTF files at rest") != std::string::npos, animated.err);
+    // Posed, it differs from rest (the animation moves it), and an animation it lacks is a usage error.
+    BOOST_TEST(share_different(render(temp, skinned, {"--size", "160x120", "--anim", "0", "--time", "1"}),
+                               render(temp, skinned, {"--size", "160x120"}), 8) > 0.005);
+    const auto missing = run_cli({"render", skinned, "-o", (temp.path() / "a.png").string(), "--anim", "7"});
+    BOOST_TEST(missing.exit_code == 2);
+    BOOST_TEST(missing.err.find("--anim: no animation \"7\" (the file has 1 animation)") != std::string::npos,
+               missing.err);
 }
 
 // A glTF file that lies (an accessor of 10^12 elements over 36 bytes, a URI to nowhere) is refused

@@ -67,10 +67,11 @@ void find_texture_files(DrawableModel& out, const std::filesystem::path& own_fol
 } // namespace
 
 DrawableModel load_drawable(const std::filesystem::path& file, const ReadOptions& read,
-                            const std::vector<std::filesystem::path>& texture_folders) {
+                            const std::vector<std::filesystem::path>& texture_folders,
+                            const GltfPose* gltf_pose) {
     DrawableModel out;
     if (is_gltf_file(file)) {
-        out.model = load_gltf_drawable(file, out.warnings);
+        out.model = load_gltf_drawable(file, out.warnings, gltf_pose);
         if (!texture_folders.empty())
             out.warnings.push_back("--texture-dir does nothing here: a glTF file names its images itself");
         return out;

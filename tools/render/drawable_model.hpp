@@ -5,6 +5,8 @@
 // texture that cannot be found is a warning in both cases, worded alike.
 #pragma once
 
+#include "gltf_drawable.hpp"
+
 #include <aem/model.hpp>
 #include <assbin/reader.hpp>
 
@@ -24,7 +26,10 @@ struct DrawableModel {
 
 // Throws ParseError (unreadable dump), aem::Error (unreadable AEM file) or converter::ConvertError
 // (a dump that cannot be converted), and std::runtime_error for a shortened dump without meshes.
+// `gltf_pose`: a glTF file is posed as it is loaded (its animation baked into the vertices); other
+// models are posed when drawn.
 DrawableModel load_drawable(const std::filesystem::path& file, const ReadOptions& read,
-                            const std::vector<std::filesystem::path>& texture_folders);
+                            const std::vector<std::filesystem::path>& texture_folders,
+                            const GltfPose* gltf_pose = nullptr);
 
 } // namespace assbin::render

@@ -1,6 +1,6 @@
 // A glTF 2.0 file as `render` draws it: every triangle primitive of every node of the scene at rest
-// (node transforms multiplied from the root; skinned meshes by their joints' rest transforms and
-// inverse bind matrices, as a glTF viewer shows the file without an animation), quantized
+// or posed by an animation (node transforms multiplied from the root; skinned meshes by their
+// joints' transforms and inverse bind matrices, as a glTF viewer shows the file), quantized
 // attributes read through their component types, each material's base colour texture (PNG or
 // JPEG, decoded) or, without one, the flat colour `render` gives every untextured material. Lines
 // and points are not drawn, as for dumps. Bounded: node depth, accessor ranges and counts are
@@ -17,10 +17,13 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace assbin::render {
@@ -168,35 +171,86 @@ class GltfFile {
     std::filesystem::path folder_;
 };
 
-Eigen::Matrix4f local_of(const json& node) {
-    Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
-    if (node.contains("matrix")) {
-        for (size_t k = 0; k < 16; ++k)
-            m(int(k % 4), int(k / 4)) = node["matrix"][k].get<float>();
+// A node's transform as glTF keeps it: a matrix, or translation, rotation and scale (the parts an
+// animation drives).
+struct NodeTransform {
+    std::optional<Eigen::Matrix4f> matrix;
+    Eigen::Vector3f translation = Eigen::Vector3f::Zero();
+    Eigen::Quaternionf rotation = Eigen::Quaternionf::Identity();
+    Eigen::Vector3f scale = Eigen::Vector3f::Ones();
+
+    Eigen::Matrix4f local() const {
+        if (matrix) return *matrix;
+        Eigen::Matrix4f m = Eigen::Matrix4f::Identity();
+        m.topLeftCorner<3, 3>() = rotation.normalized().toRotationMatrix() * scale.asDiagonal();
+        m.topRightCorner<3, 1>() = translation;
         return m;
     }
-    Eigen::Vector3f t = Eigen::Vector3f::Zero(), s = Eigen::Vector3f::Ones();
-    Eigen::Quaternionf r = Eigen::Quaternionf::Identity();
+};
+
+NodeTransform transform_of(const json& node) {
+    NodeTransform out;
+    if (node.contains("matrix")) {
+        Eigen::Matrix4f m;
+        for (size_t k = 0; k < 16; ++k)
+            m(int(k % 4), int(k / 4)) = node["matrix"][k].get<float>();
+        out.matrix = m;
+        return out;
+    }
     if (node.contains("translation"))
         for (size_t c = 0; c < 3; ++c)
-            t[int(c)] = node["translation"][c].get<float>();
+            out.translation[int(c)] = node["translation"][c].get<float>();
     if (node.contains("scale"))
         for (size_t c = 0; c < 3; ++c)
-            s[int(c)] = node["scale"][c].get<float>();
+            out.scale[int(c)] = node["scale"][c].get<float>();
     if (node.contains("rotation")) {
         const json& q = node["rotation"];
-        r = Eigen::Quaternionf(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>())
+        out.rotation =
+            Eigen::Quaternionf(q[3].get<float>(), q[0].get<float>(), q[1].get<float>(), q[2].get<float>())
                 .normalized();
     }
-    m.topLeftCorner<3, 3>() = r.toRotationMatrix() * s.asDiagonal();
-    m.topRightCorner<3, 1>() = t;
-    return m;
+    return out;
+}
+
+// One channel's value at `seconds`: its keys' times (`input`), values (`output`, `width` floats a key;
+// CUBICSPLINE stores in-tangent, value, out-tangent a key, and its values are used), interpolation.
+// Before the first key the first value, after the last the last.
+std::vector<float> sample(const std::vector<float>& input, const std::vector<float>& output, size_t width,
+                          const std::string& interpolation, bool rotation, double seconds) {
+    const size_t stride = interpolation == "CUBICSPLINE" ? 3 * width : width;
+    const size_t offset = interpolation == "CUBICSPLINE" ? width : 0;
+    const size_t keys = std::min(input.size(), output.size() / std::max<size_t>(stride, 1));
+    if (keys == 0) return {};
+    const auto value = [&](size_t key) {
+        return std::vector<float>(output.begin() + static_cast<std::ptrdiff_t>(key * stride + offset),
+                                  output.begin() +
+                                      static_cast<std::ptrdiff_t>(key * stride + offset + width));
+    };
+    if (seconds <= input[0] || keys == 1) return value(0);
+    if (seconds >= input[keys - 1]) return value(keys - 1);
+    const size_t next = static_cast<size_t>(
+        std::upper_bound(input.begin(), input.begin() + keys, float(seconds)) - input.begin());
+    const size_t key = next - 1;
+    if (interpolation == "STEP") return value(key);
+    const float span = input[next] - input[key];
+    const float t = span > 0 ? float((seconds - input[key]) / span) : 0.0f;
+    std::vector<float> a = value(key), b = value(next);
+    if (rotation && width == 4) {
+        const Eigen::Quaternionf qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
+        const Eigen::Quaternionf q = qa.slerp(t, qb);
+        return {q.x(), q.y(), q.z(), q.w()};
+    }
+    for (size_t c = 0; c < width; ++c)
+        a[c] += (b[c] - a[c]) * t;
+    return a;
 }
 
 constexpr size_t kMaxDepth = 100000; // the deepest node chain walked (the reader's own default bound)
 
-// Global rest transforms of the nodes of the scene, parents first (iteratively: no recursion).
-std::vector<std::optional<Eigen::Matrix4f>> rest_globals(const json& doc) {
+// Global transforms of the nodes of the scene from their locals, parents first (iteratively: no
+// recursion).
+std::vector<std::optional<Eigen::Matrix4f>> global_transforms(const json& doc,
+                                                              const std::vector<NodeTransform>& locals) {
     const json& nodes = doc.value("nodes", json::array());
     std::vector<std::optional<Eigen::Matrix4f>> global(nodes.size());
     const json& scenes = doc.value("scenes", json::array());
@@ -211,11 +265,58 @@ std::vector<std::optional<Eigen::Matrix4f>> rest_globals(const json& doc) {
         stack.pop_back();
         if (n >= nodes.size() || global[n] || ++visited > nodes.size() || visited > kMaxDepth * 16)
             continue; // a node reached twice (a cycle or a shared child) is drawn once
-        global[n] = Eigen::Matrix4f(parent * local_of(nodes[n]));
+        global[n] = Eigen::Matrix4f(parent * locals[n].local());
         for (const json& child : nodes[n].value("children", json::array()))
             stack.emplace_back(child.get<size_t>(), *global[n]);
     }
     return global;
+}
+
+// Every node's transform, posed by `pose` when there is one.
+std::vector<NodeTransform> node_transforms(const GltfFile& file, const GltfPose* pose) {
+    const json& doc = file.doc();
+    const json& nodes = doc.value("nodes", json::array());
+    std::vector<NodeTransform> locals;
+    locals.reserve(nodes.size());
+    for (const json& node : nodes)
+        locals.push_back(transform_of(node));
+    if (!pose) return locals;
+    const json& animations = doc.value("animations", json::array());
+    size_t index = 0;
+    const auto parsed =
+        std::from_chars(pose->animation.data(), pose->animation.data() + pose->animation.size(), index);
+    if (parsed.ec != std::errc() || parsed.ptr != pose->animation.data() + pose->animation.size()) {
+        index = 0;
+        while (index < animations.size() && animations[index].value("name", std::string()) != pose->animation)
+            ++index;
+    }
+    if (index >= animations.size()) {
+        throw NoSuchGltfAnimation("--anim: no animation " + assbin_common::json_quote(pose->animation) +
+                                  " (the file has " + std::to_string(animations.size()) +
+                                  (animations.size() == 1 ? " animation)" : " animations)"));
+    }
+    const json& animation = animations[index];
+    const json& samplers = animation.at("samplers");
+    for (const json& channel : animation.at("channels")) {
+        const json& target = channel.at("target");
+        if (!target.contains("node")) continue;
+        const size_t node = target["node"].get<size_t>();
+        const std::string path = target.at("path").get<std::string>();
+        if (node >= locals.size() || locals[node].matrix)
+            continue; // a matrix node is not animated (glTF's rule)
+        const json& sampler = samplers.at(channel.at("sampler").get<size_t>());
+        const size_t width = path == "rotation" ? 4 : path == "translation" || path == "scale" ? 3 : 0;
+        if (width == 0) continue; // morph weights: no morph targets are drawn
+        const std::vector<float> value = sample(
+            file.floats(sampler.at("input").get<size_t>()), file.floats(sampler.at("output").get<size_t>()),
+            width, sampler.value("interpolation", std::string("LINEAR")), path == "rotation", pose->seconds);
+        if (value.size() != width) continue;
+        if (path == "translation") locals[node].translation = {value[0], value[1], value[2]};
+        if (path == "scale") locals[node].scale = {value[0], value[1], value[2]};
+        if (path == "rotation")
+            locals[node].rotation = Eigen::Quaternionf(value[3], value[0], value[1], value[2]);
+    }
+    return locals;
 }
 
 } // namespace
@@ -228,7 +329,8 @@ bool is_gltf_file(const std::filesystem::path& path) {
     return in.gcount() == 4 && std::memcmp(magic, "glTF", 4) == 0;
 }
 
-aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings) {
+aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings,
+                              const GltfPose* pose) {
     const GltfFile file(path);
     const json& doc = file.doc();
     aem::Model model;
@@ -273,12 +375,13 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
         }
         if (at->second >= 0) model.materials[m].base_color_texture = at->second;
     }
-    const std::vector<std::optional<Eigen::Matrix4f>> globals = rest_globals(doc);
+    const std::vector<std::optional<Eigen::Matrix4f>> globals =
+        global_transforms(doc, node_transforms(file, pose));
     const json& nodes = doc.value("nodes", json::array());
     size_t skipped_primitives = 0;
     for (size_t n = 0; n < nodes.size(); ++n) {
         if (!globals[n] || !nodes[n].contains("mesh")) continue;
-        // Per joint of the node's skin: the joint's global rest transform times its inverse bind matrix.
+        // Per joint of the node's skin: the joint's global transform times its inverse bind matrix.
         std::vector<Eigen::Matrix4f> joint_matrix;
         if (nodes[n].contains("skin")) {
             const json& skin = doc.at("skins").at(nodes[n]["skin"].get<size_t>());

@@ -1,10 +1,12 @@
-// glTF 2.0 files for `render` (and `render --sheet`): what a glTF viewer shows without an animation,
-// as an AEM model (2025 layout: textures as pixels) the renderer draws like any other.
+// glTF 2.0 files for `render` (and `render --sheet`): what a glTF viewer shows, at rest or posed by
+// one of the file's animations at a time, as an AEM model (2025 layout: textures as pixels) the
+// renderer draws like any other.
 #pragma once
 
 #include <aem/model.hpp>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,23 @@ namespace assbin::render {
 // A .gltf by its extension, or a .glb by its "glTF" magic.
 bool is_gltf_file(const std::filesystem::path& path);
 
-// Every triangle primitive of the scene at rest, with its material's base colour texture. Throws
-// std::runtime_error (or nlohmann's parse error, a std::exception) naming what is wrong.
-aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings);
+// Which animation poses the scene, and when.
+struct GltfPose {
+    std::string animation; // its index or its name
+    double seconds = 0;    // clamped to the animation's keys, as a glTF viewer holds the first and last
+};
+
+// An animation the file does not have (--anim 3 of a file with 2): the caller's usage error.
+struct NoSuchGltfAnimation : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Every triangle primitive of the scene, at rest or, with `pose`, with every node the animation
+// drives at that time (translation, rotation and scale channels; LINEAR, STEP, and CUBICSPLINE by its
+// key values) and skins following their joints; with its material's base colour texture. Throws
+// NoSuchGltfAnimation, std::runtime_error (or nlohmann's parse error, a std::exception) naming
+// what is wrong.
+aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings,
+                              const GltfPose* pose = nullptr);
 
 } // namespace assbin::render
