@@ -264,8 +264,7 @@ render::Picture draw_file(const Request& request, const fs::path& file, const Re
     }
     if (options.bones && drawable.model.bones.empty()) {
         warn(
-            render::is_gltf_file(file)
-                ? "--bones draws nothing: render draws glTF files without their skeletons"
+            gltf ? "--bones draws nothing: render draws glTF files without their skeletons"
             : drawable.bounds_only && drawable.shortened_bones > 0
                 ? "--bones draws nothing: a shortened dump is drawn as its meshes' bounding boxes, and its " +
                       counted(drawable.shortened_bones, "bone") + " cannot be placed without its vertices"

@@ -367,7 +367,7 @@ BOOST_AUTO_TEST_CASE(out_of_range_references_read_and_are_reported_by_validate) 
     };
     BOOST_TEST(says("refers to mesh 5"));
     BOOST_TEST(says("material index 9 is past the"));
-    BOOST_TEST(says("faces use vertex indices >= the vertex count"));
+    BOOST_TEST(says("1 face uses vertex indices >= the vertex count"));
 }
 
 BOOST_AUTO_TEST_CASE(nan_and_infinity_in_matrices_read_as_they_are_and_validate_names_them) {
