@@ -850,7 +850,13 @@ void bind_scene(py::module_& module) {
                  py::gil_scoped_release unlocked;
                  return py::bool_(compare(*a.scene, *b.scene, exact).same());
              })
-        .def("__hash__", [](const SceneRef& s) { return std::hash<const Scene*>{}(s.scene.get()); })
+        .def("__hash__",
+             [](const SceneRef& s) { // equal scenes (same header, same values) hash alike
+                 const Scene& scene = *s.scene;
+                 return py::hash(py::make_tuple(header_state(scene.header), scene.nodes.size(),
+                                                scene.meshes.size(), scene.materials.size(),
+                                                scene.animations.size()));
+             })
         .def_property_readonly("skipped_chunks",
                                [](const SceneRef& s) {
                                    py::list out;

@@ -185,7 +185,9 @@ def test_the_scene_is_a_sequence_of_its_meshes_and_compares_by_value():
     assert len(scene) == len(scene.meshes) == 19
     assert [m.index for m in scene] == list(range(19))
     assert scene.meshes is scene.meshes  # made once, not at every access
-    assert scene == assbin.read(fixture("OBJ__spider.obj.z.assbin"))
+    again = assbin.read(fixture("OBJ__spider.obj.z.assbin"))
+    assert scene == again and hash(scene) == hash(again)  # equal scenes hash alike
+    assert len({scene, again}) == 1
     assert scene != assbin.read(fixture("SMD__triangle.smd.assbin"))
     assert scene != "a scene"
 
