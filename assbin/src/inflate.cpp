@@ -153,6 +153,11 @@ ByteBuffer inflate_known_size(std::span<const std::byte> stream, size_t expected
         out.size = 0;
         diagnose_with_zlib(stream, out, expected);
         if (!out.cut_short.empty()) return out;
+        if (out.size != expected) { // zlib reached the end: the stream is shorter than declared
+            fail(ErrorCode::BadCompression, "the stream inflates to " + with_thousands(out.size) +
+                                                " bytes, but the size prefix declares " +
+                                                with_thousands(expected));
+        }
         fail(ErrorCode::BadCompression, "the zlib stream is corrupt");
     }
 #else
