@@ -2,7 +2,7 @@
 // form at once, forwarding to three functions of the file that expands the macro (once in a
 // program): ALLOCATE_OR_THROW(size) for the throwing news, ALLOCATE(size) (null on failure) for the
 // nothrow ones, RELEASE(pointer) for every delete. The over-aligned forms keep the library's own
-// operators, which pair with their own deletes. Used by the `assbin` program (large blocks reused)
+// operators, which pair with their own deletes. Used by the `assbin` program (huge pages for large blocks)
 // and the tests' heap meter (live bytes counted). Internal and header-only, like the rest of common/.
 #pragma once
 

@@ -3,7 +3,6 @@
 // or the reason it failed); a failure never stops the batch, and the exit code is 1 if any failed.
 #include "cli_common.hpp"
 #include "conversion_record.hpp"
-#include "large_block_new.hpp"
 #include "output_target.hpp"
 #include "progress_bar.hpp"
 #include "read_limit_options.hpp"
@@ -479,7 +478,6 @@ class JobRunner {
             std::optional<PendingWrite> write;
             Outcome outcome =
                 convert_job(jobs_[j], options_, settings_.given, read_, settings_.skip_existing, write);
-            give_back_kept_large_blocks(); // the stages' arrays are gone; the result's stay
             const uint64_t bytes = write ? bytes_to_write(write->result) : 0;
             const size_t files = write ? 1 + write->result.textures.size() : 0;
             std::unique_lock lock(mutex_);
@@ -861,8 +859,8 @@ int run_convert(const std::vector<std::string>& args) {
     // ones come from the heap and what is freed stays resident: the peak then holds arrays no
     // longer in use. A fixed threshold hands blocks of 4 MiB and more back to the kernel when
     // freed (the 977k-triangle grid: 181 MB -> 151 MB at the peak, for up to 5% more time spent
-    // on fresh pages). The program's operator new (large_block_new.cpp) hands such blocks out again
-    // while the peak allows.
+    // on fresh pages). The program's operator new (huge_page_new.cpp) asks for huge pages for such
+    // blocks, so that a fault brings in 2 MiB of them.
     mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
     std::optional<fs::path> out_file, out_dir;
     if (vm->count("output")) out_file = vm->at("output").as<std::string>();
