@@ -5,10 +5,19 @@
 // and on two threads: the scaling. With --png-dir, each image is also written there as an RGBA PNG
 // for bc7enc, the reference encoder scripts/bench-bc7.sh runs on the same pixels.
 //   build/bin/assbin_bc7_bench [--png-dir DIR] IMAGE...
+// The conversion's measure (issue 51): every dump the corpus's TEXTURES.tsv names, converted to the
+// 2025 layout on one thread with its images' folders as --texture-dir, with and without --compress
+// (best of --runs each): the time --compress adds, and every BC7 texture of at least 16 x 16 it
+// writes, level 0 as Mesa decodes it against the uncompressed conversion's texels (RGB PSNR); with
+// --png-dir, those texels as PNGs for bc7enc.
+//   build/bin/assbin_bc7_bench --conversions CORPUS [--runs N] [--png-dir DIR]
 #include "algorithms.hpp"
 #include "materials/bc7_format.hpp"
 #include "materials/textures_2025.hpp"
 #include "support/mesa_bptc.hpp"
+
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -17,6 +26,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -72,18 +84,148 @@ std::vector<uint8_t> decode_level0(const std::vector<uint8_t>& blocks, uint32_t 
     return rgba;
 }
 
+// The dumps TEXTURES.tsv names (each once), with the folders of their images.
+std::map<fs::path, std::set<fs::path>> textured_dumps(const fs::path& corpus) {
+    std::ifstream table(corpus / "assimp-5.2.5-textures/TEXTURES.tsv");
+    std::map<fs::path, std::set<fs::path>> dumps;
+    std::string line;
+    std::getline(table, line); // the header
+    while (std::getline(table, line)) {
+        std::istringstream fields(line);
+        std::string dump, name, file;
+        std::getline(fields, dump, '\t');
+        std::getline(fields, name, '\t');
+        std::getline(fields, file, '\t');
+        if (!file.empty())
+            dumps[corpus / dump].insert((corpus / "assimp-5.2.5-textures" / file).parent_path());
+    }
+    return dumps;
+}
+
+// Seconds of the best of `runs` conversions.
+double best_conversion(const assbin::Scene& scene, const assbin::converter::ConvertOptions& options, int runs,
+                       aem::Model& model) {
+    double best = 1e9;
+    for (int run = 0; run < runs; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        assbin::converter::ConvertResult result = assbin::converter::convert(scene, options);
+        best = std::min(best, seconds_since(start));
+        model = std::move(result.model);
+    }
+    return best;
+}
+
+int measure_conversions(const fs::path& corpus, const fs::path& png_dir, int runs) {
+    const auto dumps = textured_dumps(corpus);
+    if (dumps.empty()) {
+        std::fprintf(stderr, "no TEXTURES.tsv under %s/assimp-5.2.5-textures\n", corpus.c_str());
+        return 2;
+    }
+    std::printf("%-56s %11s %9s\n", "BC7 texture (level 0 as Mesa decodes it)", "size", "RGB dB");
+    double added = 0, plain_total = 0, total_db = 0, level0_pixels = 0, chain_pixels = 0;
+    double bc7_seconds = 0, bc5_seconds = 0; // the same chains encoded again, apart
+    int measured = 0, bc5 = 0;
+    bool all_by_mesa = true;
+    for (const auto& [dump, folders] : dumps) {
+        const assbin::Scene scene = assbin::read_file(dump);
+        assbin::converter::ConvertOptions options;
+        options.layout = aem::Layout::Edition2025;
+        options.texture_folders.assign(folders.begin(), folders.end());
+        options.threads = 1;
+        options.texture_threads = 1;
+        aem::Model plain, compressed;
+        const double plain_seconds = best_conversion(scene, options, runs, plain);
+        options.compress_textures = true;
+        const double compressed_seconds = best_conversion(scene, options, runs, compressed);
+        added += compressed_seconds - plain_seconds;
+        plain_total += plain_seconds;
+        for (size_t i = 0; i < compressed.textures.size() && i < plain.textures.size(); ++i) {
+            const aem::Texture &t = compressed.textures[i], &u = plain.textures[i];
+            const uint32_t w = t.width, h = t.height;
+            if (t.compression == aem::kCompressionBc5 || t.compression == aem::kCompressionBc7) {
+                size_t chain_bytes = 0;
+                for (uint32_t level = 0; level < aem::mip_level_count(w, h); ++level)
+                    chain_bytes += size_t{std::max(1u, w >> level)} * std::max(1u, h >> level) * u.channels;
+                const uint8_t* first = plain.image_buffer.data() + u.image_offset;
+                const std::vector<uint8_t> chain(first, first + chain_bytes);
+                const auto start = std::chrono::steady_clock::now();
+                if (t.compression == aem::kCompressionBc5) {
+                    (void)compress_bc5(chain, w, h);
+                    bc5_seconds += seconds_since(start);
+                } else {
+                    (void)compress_bc7(chain, w, h, 1);
+                    bc7_seconds += seconds_since(start);
+                }
+            }
+            if (t.compression == aem::kCompressionBc5) ++bc5;
+            if (t.compression != aem::kCompressionBc7) continue;
+            for (uint32_t lw = w, lh = h;; lw = std::max(1u, lw / 2), lh = std::max(1u, lh / 2)) {
+                chain_pixels += double(lw) * lh;
+                if (lw == 1 && lh == 1) break;
+            }
+            if (w < 16 || h < 16) continue;
+            const uint8_t* blocks = compressed.image_buffer.data() + t.image_offset;
+            const std::vector<uint8_t> encoded(blocks, blocks + size_t{(w + 3) / 4} * ((h + 3) / 4) * 16);
+            const uint8_t* texels = plain.image_buffer.data() + u.image_offset;
+            bool by_mesa = false;
+            const std::vector<uint8_t> decoded = decode_level0(encoded, w, h, &by_mesa);
+            all_by_mesa = all_by_mesa && by_mesa;
+            double rgb = 0;
+            for (size_t p = 0; p < size_t{w} * h; ++p)
+                for (size_t ch = 0; ch < 3; ++ch) {
+                    const double d = double(decoded[4 * p + ch]) - texels[4 * p + ch];
+                    rgb += d * d;
+                }
+            const double db = psnr(rgb, double(w) * h * 3);
+            const std::string name = dump.filename().string() + " #" + std::to_string(i);
+            std::printf("%-56s %5u x %-5u %9.2f\n", name.c_str(), w, h, db);
+            if (!png_dir.empty()) {
+                Image image;
+                image.width = w;
+                image.height = h;
+                image.rgba.assign(texels, texels + size_t{w} * h * 4);
+                const std::vector<std::byte> png = encode_png(image);
+                char number[16]; // a running number first: dumps of one name sit in different folders
+                std::snprintf(number, sizeof number, "%03d-", measured);
+                std::ofstream(png_dir /
+                                  (number + dump.filename().string() + "." + std::to_string(i) + ".png"),
+                              std::ios::binary)
+                    .write(reinterpret_cast<const char*>(png.data()), std::streamsize(png.size()));
+            }
+            total_db += db;
+            level0_pixels += double(w) * h;
+            ++measured;
+        }
+    }
+    if (measured == 0) return 0;
+    std::printf("mean RGB PSNR %.2f dB over %d BC7 textures (%.2f MP at level 0, their chains %.2fx that), "
+                "decoded by %s\n",
+                total_db / measured, measured, level0_pixels / 1e6, chain_pixels / level0_pixels,
+                all_by_mesa ? "Mesa" : "our decoder (no OpenGL context)");
+    std::printf("--compress adds %.3f s to the %zu conversions (%.3f s without it), one thread, best of %d; "
+                "their chains encoded again: BC7 %.3f s, BC5 %.3f s (%d normal maps, libsquish)\n",
+                added, dumps.size(), plain_total, runs, bc7_seconds, bc5_seconds, bc5);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    fs::path png_dir;
+    fs::path png_dir, corpus;
+    int runs = 3;
     std::vector<fs::path> paths;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--png-dir" && i + 1 < argc)
             png_dir = argv[++i];
+        else if (arg == "--conversions" && i + 1 < argc)
+            corpus = argv[++i];
+        else if (arg == "--runs" && i + 1 < argc)
+            runs = std::max(1, std::atoi(argv[++i]));
         else
             paths.emplace_back(arg);
     }
+    if (!corpus.empty()) return measure_conversions(corpus, png_dir, runs);
     std::printf("%-48s %11s %9s %9s %12s %8s\n", "image (RGBA, level 0)", "size", "RGB dB", "alpha dB",
                 "worst block", "MP/s");
     double total_rgb = 0, total_alpha = 0, total_seconds = 0, total_pixels = 0;

@@ -2,9 +2,13 @@
 // alpha edges, a channel apart from the others, noise) decoded back within stated errors, and by the
 // mode each needs; every level size valid; the same bytes for any thread count. The decoder is
 // bc7_format's, which render_tests holds equal to Mesa's on every mode and partition, and on blocks
-// this encoder writes. (`--compress` storing base colour and PBR as BC7: textures_2025_test.)
+// this encoder writes. (`--compress` storing base colour and PBR as BC7: textures_2025_test.) Its
+// AVX2 build writes the same bytes as the portable one, block for block, on real textures.
+#include "algorithms.hpp"
 #include "materials/bc7_format.hpp"
 #include "materials/textures_2025.hpp"
+#include "support/fixtures.hpp"
+#include "support/skip.hpp"
 
 #include <aem/format.hpp>
 
@@ -12,7 +16,9 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 using assbin::converter::detail::compress_bc7;
@@ -172,6 +178,50 @@ BOOST_AUTO_TEST_CASE(the_bytes_are_the_same_for_any_thread_count) {
     const std::vector<uint8_t> one = compress_bc7(chain, w, h, 1);
     BOOST_TEST((compress_bc7(chain, w, h, 2) == one));
     BOOST_TEST((compress_bc7(chain, w, h, 5) == one));
+}
+
+// Every 4 x 4 block of the fixtures' images (photographic texture, rendered pictures with edges
+// and flat areas; opaque, and again with a varying alpha), and of noise, encoded by both builds.
+BOOST_AUTO_TEST_CASE(the_avx2_build_writes_the_portable_builds_bytes, *assbin_test::may_skip()) {
+    if (!assbin::converter::detail::bc7_avx2_available())
+        assbin_test::skip_check(
+            "the AVX2 build of the BC7 encoder: not built here, or no AVX2 on this processor");
+    std::vector<std::array<uint8_t, 64>> blocks;
+    for (const char* name : {"textures/3DS/test.png", "render/box_textured.png", "render/huesitos_t03.png",
+                             "render/concave_arrow.png"}) {
+        const auto image = assbin::converter::decode_image(assbin_test::fixture_bytes(name));
+        BOOST_REQUIRE_MESSAGE(image, name);
+        for (int with_alpha = 0; with_alpha < 2; ++with_alpha)
+            for (uint32_t y = 0; y + 4 <= image->height; y += 4)
+                for (uint32_t x = 0; x + 4 <= image->width; x += 4) {
+                    std::array<uint8_t, 64> rgba{};
+                    for (uint32_t t = 0; t < 16; ++t) {
+                        std::memcpy(&rgba[4 * t], &image->rgba[((y + t / 4) * image->width + x + t % 4) * 4],
+                                    4);
+                        if (with_alpha) rgba[4 * t + 3] = uint8_t((x * 7 + y * 3 + t * 17) & 255);
+                    }
+                    blocks.push_back(rgba);
+                }
+    }
+    std::mt19937 random(7);
+    for (int n = 0; n < 4096; ++n) {
+        std::array<uint8_t, 64> rgba{};
+        for (uint8_t& value : rgba)
+            value = uint8_t(random() & 255);
+        blocks.push_back(rgba);
+    }
+    size_t different = 0;
+    std::string first;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+        uint8_t portable[16], avx2[16];
+        assbin::converter::detail::encode_bc7_block_portable(blocks[b].data(), portable);
+        BOOST_REQUIRE(assbin::converter::detail::encode_bc7_block_avx2(blocks[b].data(), avx2));
+        if (std::memcmp(portable, avx2, 16) != 0 && different++ == 0) first = "block " + std::to_string(b);
+    }
+    BOOST_TEST_MESSAGE(blocks.size() << " blocks compared");
+    BOOST_TEST(blocks.size() > 40000u);
+    BOOST_TEST(different == 0u,
+               different << " of " << blocks.size() << " blocks differ; the first: " << first);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -79,8 +79,14 @@ std::vector<uint8_t> compress_bc5(const std::vector<uint8_t>& chain, uint32_t wi
 std::vector<uint8_t> compress_bc7(const std::vector<uint8_t>& chain, uint32_t width, uint32_t height,
                                   unsigned threads);
 
-// One 4 x 4 block of RGBA texels (row by row) as a 16-byte BC7 block.
+// One 4 x 4 block of RGBA texels (row by row) as a 16-byte BC7 block: by the AVX2 build of the
+// encoder where the processor has AVX2, else the portable one (the same bytes either way).
 void encode_bc7_block(const uint8_t rgba[64], uint8_t block[16]);
+// Each build on its own, for the test that they agree: the AVX2 one returns false (and writes
+// nothing) where it was not built or the processor lacks AVX2.
+void encode_bc7_block_portable(const uint8_t rgba[64], uint8_t block[16]);
+bool encode_bc7_block_avx2(const uint8_t rgba[64], uint8_t block[16]);
+bool bc7_avx2_available();
 
 // The image scaled (stb_image_resize; gamma-correct when `srgb`) to powers of two no larger than
 // `max_size` on either side; the image itself when it already fits and is a power of two.
