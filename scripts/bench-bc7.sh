@@ -40,14 +40,20 @@ fi
 tar xzf "$work"/gpu-tex-enc-bc-*.tgz -C "$work"
 bc7enc=$work/package/bin/linux/bc7enc
 chmod +x "$bc7enc"
-printf '%-48s %9s %9s %9s\n' "image" "RGB dB" "alpha dB" "seconds"
-for png in "$work"/png/*.png; do
+# run_bc7enc PNG: bc7enc on one thread, --runs times; sets `best` (its least encoding time, seconds)
+# and `out` (its last report: the PSNR lines).
+run_bc7enc() {
+    local took
     best=""
     for _ in $(seq "$runs"); do
-        out=$(OMP_NUM_THREADS=1 "$bc7enc" -U -u2 "$png" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
+        out=$(OMP_NUM_THREADS=1 "$bc7enc" -U -u2 "$1" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
         took=$(sed -n 's/^Total encoding time: \([0-9.]*\) secs/\1/p' <<<"$out")
         if [ -z "$best" ] || awk -v a="$took" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$took; fi
     done
+}
+printf '%-48s %9s %9s %9s\n' "image" "RGB dB" "alpha dB" "seconds"
+for png in "$work"/png/*.png; do
+    run_bc7enc "$png"
     printf '%-48s %9s %9s %9s\n' "$(basename "$png" .png)" \
         "$(sed -n 's/^RGB .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" \
         "$(sed -n 's/^Alpha .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")" "$best"
@@ -84,12 +90,7 @@ reference_seconds=0
 reference_db_sum=0
 reference_count=0
 for png in "$work"/conversion/*.png; do
-    best=""
-    for _ in $(seq "$runs"); do
-        out=$(OMP_NUM_THREADS=1 "$bc7enc" -U -u2 "$png" "$work/out.dds" "$work/out_unpacked.png" 2>&1)
-        took=$(sed -n 's/^Total encoding time: \([0-9.]*\) secs/\1/p' <<<"$out")
-        if [ -z "$best" ] || awk -v a="$took" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$took; fi
-    done
+    run_bc7enc "$png"
     db=$(sed -n 's/^RGB .*PSNR \([0-9.]*\) dB.*/\1/p' <<<"$out")
     reference_seconds=$(awk -v a="$reference_seconds" -v b="$best" 'BEGIN { print a + b }')
     reference_db_sum=$(awk -v a="$reference_db_sum" -v b="$db" 'BEGIN { print a + b }')

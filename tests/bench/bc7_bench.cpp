@@ -15,6 +15,7 @@
 #include "materials/bc7_format.hpp"
 #include "materials/textures_2025.hpp"
 #include "support/mesa_bptc.hpp"
+#include "support/texture_table.hpp"
 
 #include <assbin/converter/convert.hpp>
 #include <assbin/reader.hpp>
@@ -28,7 +29,6 @@
 #include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -86,19 +86,10 @@ std::vector<uint8_t> decode_level0(const std::vector<uint8_t>& blocks, uint32_t 
 
 // The dumps TEXTURES.tsv names (each once), with the folders of their images.
 std::map<fs::path, std::set<fs::path>> textured_dumps(const fs::path& corpus) {
-    std::ifstream table(corpus / "assimp-5.2.5-textures/TEXTURES.tsv");
     std::map<fs::path, std::set<fs::path>> dumps;
-    std::string line;
-    std::getline(table, line); // the header
-    while (std::getline(table, line)) {
-        std::istringstream fields(line);
-        std::string dump, name, file;
-        std::getline(fields, dump, '\t');
-        std::getline(fields, name, '\t');
-        std::getline(fields, file, '\t');
-        if (!file.empty())
-            dumps[corpus / dump].insert((corpus / "assimp-5.2.5-textures" / file).parent_path());
-    }
+    for (const assbin_test::TextureRow& row : assbin_test::texture_table(corpus))
+        if (!row.file.empty())
+            dumps[corpus / row.dump].insert((corpus / "assimp-5.2.5-textures" / row.file).parent_path());
     return dumps;
 }
 

@@ -11,6 +11,7 @@
 // image buffers must be at most 0.3 x the uncompressed ones.
 // Prints one line per failure, then "textures: N passed, M failed"; exits 1 when M > 0.
 #include "materials/bc7_format.hpp"
+#include "support/texture_table.hpp"
 
 #include <aem/format.hpp>
 #include <aem/validate.hpp>
@@ -26,7 +27,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -145,17 +145,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     const fs::path corpus = argv[1];
-    std::ifstream table(corpus / "assimp-5.2.5-textures/TEXTURES.tsv");
-    std::string line;
-    std::getline(table, line); // the header
     size_t passed = 0, failed = 0, unused = 0;
     Totals totals;
-    while (std::getline(table, line)) {
-        std::istringstream fields(line);
-        std::string dump, name, file;
-        std::getline(fields, dump, '\t');
-        std::getline(fields, name, '\t');
-        std::getline(fields, file, '\t');
+    for (const auto& [dump, name, file] : assbin_test::texture_table(corpus)) {
         std::string problem;
         try {
             problem = check(corpus / dump, name, corpus / "assimp-5.2.5-textures" / file, totals);
