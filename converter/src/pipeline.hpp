@@ -137,9 +137,41 @@ void place_triangles(const std::vector<uint32_t>& triangles, const Eigen::Matrix
 // every corner is convex, else the fan from the first reflex or collinear corner.
 std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span<const Eigen::Vector3f> q);
 
-// ---- prepare_mesh.cpp (faces to triangles), normals.cpp and mesh_tangents.cpp: per source mesh, in mesh
-// space
-// ----
+// ---- sort_faces.cpp: a mesh's faces by kind, the same for every writer ----
+
+// What sorting a mesh's faces met, counted.
+struct FaceTally {
+    size_t empty = 0;                                    // faces without an index
+    size_t points = 0, lines = 0;                        // faces of one and of two indices, all of them
+    size_t small_out_of_range = 0, small_non_finite = 0; // of those, dropped (see below)
+    size_t out_of_range = 0, non_finite = 0;             // triangles and polygons dropped: an index not
+                                                         // below the vertex count, a non-finite corner
+    size_t polygons = 0, fanned = 0; // faces of four or more corners triangulated; of them, fanned
+                                     // from a corner once the mesh's ear-clipping budget was spent
+};
+
+// One mesh's faces over its source vertex indices: triangles (quads split by split_quad, larger
+// polygons ear-clipped), lines and points, each kind in face order. A mesh whose faces are all
+// sound triangles lends the dump's own index array instead of a copy.
+struct MeshFaces {
+    std::vector<uint32_t> triangles, lines, points;
+    const std::vector<uint32_t>* lent_triangles = nullptr; // the mesh's faces.indices, all triangles
+    bool uses_every_vertex = false;                        // with lent_triangles: every vertex a corner
+    bool faceless = false;                                 // vertices but no faces (a point cloud)
+    FaceTally tally;
+
+    // The triangles as a list of one's own (a copy of lent ones); the list here is left empty.
+    std::vector<uint32_t> take_triangles() {
+        if (lent_triangles) return *lent_triangles;
+        return std::move(triangles);
+    }
+};
+
+// The faces of a mesh with positions (nothing for one without).
+MeshFaces sort_faces(const assbin::Mesh& mesh);
+
+// ---- prepare_mesh.cpp (the AEM writer's vertices), normals.cpp and mesh_tangents.cpp: per source
+// mesh, in mesh space ----
 
 // A source mesh after triangulation. Its vertices are copied into `mesh` (renumbered to those the
 // triangles use, in source order; normals and tangents generated where missing), except when the
@@ -161,11 +193,10 @@ struct PreparedMesh {
     bool has_triangles() const { return !triangles().empty(); }
 };
 
-// The mesh's triangles (polygons triangulated; points, lines, empty faces, out-of-range and
-// non-finite faces dropped and counted) with the chosen UV channel and the normals and tangents
-// the dump holds.
-PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
-                              Report& report, ConvertStats& stats);
+// The mesh's triangles from `faces` (points, lines and the dropped faces said and counted) with the
+// chosen UV channel and the normals and tangents the dump holds.
+PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, MeshFaces& faces, uint32_t mesh_index,
+                              const ConvertOptions& options, Report& report, ConvertStats& stats);
 
 // Generates what is missing: normals (crease-split), then, for a mesh without UVs, tangents and
 // bitangents around the normal; a mesh with UVs is marked tangents_after_baking.
@@ -185,6 +216,24 @@ struct ChannelTargets {
 // Matches channels to nodes by name; a channel naming no node is reported and skipped, and of two
 // channels naming one node the first drives it (the Assimp viewer's rule).
 ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report);
+
+// ---- prepare_scene.cpp: what every writer starts from ----
+
+// The target-neutral part of a conversion, made once whatever the format: the node tree's bind
+// transforms and (node, mesh) references, the animation channels matched to nodes, and every
+// mesh's faces sorted. Each writer (AEM 2024 and 2025 in convert.cpp, glTF in gltf/) takes what
+// it needs from here: AEM bakes the triangles into model space and flattens the tree into bones;
+// glTF keeps the tree and writes the lines and points too. Welding and ordering stay with the
+// writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
+struct PreparedScene {
+    NodeGraph graph;
+    ChannelTargets channels;
+    std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
+};
+
+// Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
+// array: BadReference), then prepares.
+PreparedScene prepare_scene(const assbin::Scene& scene, Report& report);
 
 // ---- skeleton.cpp: bones from the hierarchy; weights.cpp: per-vertex weights ----
 
@@ -432,5 +481,5 @@ namespace assbin::converter::gltf {
 // gltf/gltf_convert.cpp: the scene as a glTF file (options.format Glb or Gltf) into result.encoded,
 // with a .gltf's .bin and images in result.textures.
 void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& options,
-                           const detail::NodeGraph& graph, ConvertResult& result, detail::Report& report);
+                           detail::PreparedScene& prepared, ConvertResult& result, detail::Report& report);
 } // namespace assbin::converter::gltf

@@ -21,9 +21,11 @@
 #include <meshoptimizer.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,83 @@ BOOST_AUTO_TEST_CASE(every_fixture_holds_what_the_dump_holds_and_poses_as_assimp
 
 // A skinned mesh hangs from the scene root without a transform of its own (glTF ignores it), its
 // joints are its bones' nodes and its inverse bind matrices their offsets.
+// Both formats start from one prepared scene (converter/src/pipeline.hpp, PreparedScene): for
+// every dump mesh, AEM's triangles and glTF's are the same triangles of the same dump vertices, each
+// corner list rotated to start at its smallest vertex (so that welding and ordering, which each
+// writer does its own way, do not count), quads and ear-clipped polygons included.
+BOOST_AUTO_TEST_CASE(aem_and_gltf_draw_the_same_triangles_of_every_mesh) {
+    using Triangle = std::array<uint32_t, 3>;
+    using TriangleList = std::vector<Triangle>;
+    const auto canonical = [](Triangle t) {
+        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
+        return t;
+    };
+    size_t compared = 0, with_polygons = 0;
+    for (const std::string& name : full_fixtures()) {
+        BOOST_TEST_CONTEXT(name) {
+            const assbin::Scene scene = assbin::read_scene(fixture_bytes(name));
+            ConvertOptions options;
+            options.optimize = false;
+            options.keep_meshes = true;
+            options.record_vertex_origins = true;
+            assbin::converter::ConvertResult aem, glb;
+            try {
+                aem = assbin::converter::convert(scene, options);
+            } catch (const assbin::converter::ConvertError&) {
+                continue; // refused (by both: the case above checks that)
+            }
+            options.format = OutputFormat::Glb;
+            glb = assbin::converter::convert(scene, options);
+
+            // AEM: per dump mesh, the triangles of the first node that places it (every placing
+            // node gets a copy of the same triangles, baked where that node puts them).
+            std::map<uint32_t, std::pair<uint32_t, TriangleList>> aem_triangles; // mesh -> (node, list)
+            const auto& indices = aem.model.indices;
+            for (size_t i = 0; i + 2 < indices.size(); i += 3) {
+                const auto& a = aem.vertex_origins[indices[i]];
+                const auto& b = aem.vertex_origins[indices[i + 1]];
+                const auto& c = aem.vertex_origins[indices[i + 2]];
+                auto& [node, list] = aem_triangles.try_emplace(a.mesh, a.node, TriangleList{}).first->second;
+                if (a.node != node) continue;
+                list.push_back(canonical({a.vertex, b.vertex, c.vertex}));
+            }
+            // glTF: the TRIANGLES primitives of each mesh (one per dump mesh), through the origins.
+            const gltf::Document doc = gltf::Document::from_glb(glb.encoded);
+            std::map<uint32_t, TriangleList> gltf_triangles;
+            const nlohmann::json& meshes = doc.json()["meshes"];
+            for (size_t m = 0; m < meshes.size(); ++m) {
+                const nlohmann::json& primitives = meshes[m]["primitives"];
+                for (size_t p = 0; p < primitives.size(); ++p) {
+                    if (primitives[p].value("mode", 4) != 4) continue;
+                    const std::vector<double> corners = doc.accessor(primitives[p]["indices"].get<size_t>());
+                    const std::vector<uint32_t>& origin = glb.gltf_origins[m][p];
+                    TriangleList& list = gltf_triangles[glb.gltf_mesh_sources[m]];
+                    for (size_t i = 0; i + 2 < corners.size(); i += 3) {
+                        list.push_back(canonical({origin[static_cast<size_t>(corners[i])],
+                                                  origin[static_cast<size_t>(corners[i + 1])],
+                                                  origin[static_cast<size_t>(corners[i + 2])]}));
+                    }
+                }
+            }
+            BOOST_TEST(aem_triangles.size() == gltf_triangles.size());
+            for (auto& [mesh, placed] : aem_triangles) {
+                BOOST_TEST_CONTEXT("mesh " << mesh) {
+                    TriangleList& ours = placed.second;
+                    TriangleList& theirs = gltf_triangles[mesh];
+                    std::sort(ours.begin(), ours.end());
+                    std::sort(theirs.begin(), theirs.end());
+                    BOOST_TEST((ours == theirs));
+                    ++compared;
+                }
+            }
+            with_polygons += aem.stats.polygons_triangulated > 0;
+        }
+    }
+    BOOST_TEST(compared >= 20u);
+    BOOST_TEST(with_polygons >=
+               3u); // quads and larger polygons among them: the comparison is not only of triangles
+}
+
 BOOST_AUTO_TEST_CASE(a_skinned_mesh_is_a_root_node_with_its_bones_as_joints) {
     const assbin::Scene scene =
         assbin::read_scene(fixture_bytes("assimp-5.2.5/glTF2__simple_skin__simple_skin.gltf.assbin"));

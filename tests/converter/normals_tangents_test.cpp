@@ -270,7 +270,11 @@ BOOST_AUTO_TEST_CASE(a_mesh_lacking_only_tangents_is_read_in_place_and_converts_
     detail::Report report(warnings);
     assbin::converter::ConvertStats stats;
     const assbin::converter::ConvertOptions options;
-    const detail::PreparedMesh prepared = detail::triangulate_mesh(mesh, 0, options, report, stats);
+    const auto triangulate = [&](const assbin::Mesh& source) { // as convert() does: faces sorted first
+        detail::MeshFaces faces = detail::sort_faces(source);
+        return detail::triangulate_mesh(source, faces, 0, options, report, stats);
+    };
+    const detail::PreparedMesh prepared = triangulate(mesh);
     BOOST_TEST(prepared.in_place);
     BOOST_TEST(prepared.tangents_after_baking);
     BOOST_TEST(prepared.source_triangles == nullptr); // polygons among its faces: triangles of its own
@@ -287,7 +291,7 @@ BOOST_AUTO_TEST_CASE(a_mesh_lacking_only_tangents_is_read_in_place_and_converts_
     for (auto& colours : extended.color_sets)
         colours.values.push_back(colours.values.front());
     ++extended.vertex_count;
-    const detail::PreparedMesh copy = detail::triangulate_mesh(extended, 0, options, report, stats);
+    const detail::PreparedMesh copy = triangulate(extended);
     BOOST_TEST(!copy.in_place);
 
     const assbin::converter::ConvertResult in_place = assbin::converter::convert(scene);
@@ -307,14 +311,14 @@ BOOST_AUTO_TEST_CASE(a_mesh_lacking_only_tangents_is_read_in_place_and_converts_
         assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"));
     const assbin::Mesh& plain = triangle.meshes[0];
     BOOST_TEST_REQUIRE(!plain.tangents.has_value());
-    const detail::PreparedMesh lent = detail::triangulate_mesh(plain, 0, options, report, stats);
+    const detail::PreparedMesh lent = triangulate(plain);
     BOOST_TEST(lent.in_place);
     BOOST_TEST(lent.tangents_after_baking);
     BOOST_TEST(lent.source_triangles == &plain.faces.indices);
 
     // A NaN normal is copied, zeroed and reported, as before: reading it in place would bake it.
     mesh.normals->values[0].x() = std::numeric_limits<float>::quiet_NaN();
-    BOOST_TEST(!detail::triangulate_mesh(mesh, 0, options, report, stats).in_place);
+    BOOST_TEST(!triangulate(mesh).in_place);
     BOOST_TEST(warnings.size() == 1u);
 }
 

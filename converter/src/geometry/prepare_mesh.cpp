@@ -1,6 +1,6 @@
-// Rule 6 per mesh: faces become triangles (triangles pass through, polygons are ear-clipped by
-// ear_clipping.cpp, points, lines and broken faces are dropped and counted); then the vertices the
-// triangles use are gathered (in source order) with the attributes AEM keeps.
+// Rule 6 per mesh, for the AEM writer: of the sorted faces (sort_faces.cpp) the triangles are kept,
+// points, lines and broken faces are said and counted; then the vertices the triangles use are
+// gathered (in source order) with the attributes AEM keeps.
 #include "pipeline.hpp"
 
 #include <algorithm>
@@ -13,84 +13,6 @@ namespace assbin::converter {
 namespace detail {
 
 namespace {
-
-struct FaceTally {
-    size_t empty = 0, points = 0, lines = 0, out_of_range = 0, non_finite = 0, polygons = 0, fanned = 0;
-};
-
-bool finite(const Eigen::Vector3f& v) {
-    return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
-}
-
-// The common case, checked in bulk: every face a triangle over in-range, finite corners. Sets
-// `all_used` when the triangles use every vertex.
-bool plain_triangles(const assbin::Mesh& mesh, std::span<const Eigen::Vector3f> positions, bool& all_used) {
-    const std::vector<uint32_t>& offsets = mesh.faces.offsets;
-    if (mesh.faces.indices.size() != 3 * mesh.faces.size()) return false;
-    for (size_t f = 0; f < offsets.size(); ++f) {
-        if (offsets[f] != 3 * f) return false;
-    }
-    const size_t vertex_count = positions.size();
-    std::vector<uint8_t> used(vertex_count, 0);
-    for (const uint32_t i : mesh.faces.indices) {
-        if (i >= vertex_count) return false;
-        used[i] = 1;
-    }
-    for (const Eigen::Vector3f& p : positions) {
-        if (!finite(p)) return false; // the careful path drops only the faces that use it
-    }
-    all_used = std::find(used.begin(), used.end(), uint8_t{0}) == used.end();
-    return true;
-}
-
-// Triangles over source vertex indices.
-std::vector<uint32_t> triangles_of(const assbin::Mesh& mesh, std::span<const Eigen::Vector3f> positions,
-                                   FaceTally& tally) {
-    std::vector<uint32_t> triangles;
-    triangles.reserve(mesh.faces.indices.size());
-    std::vector<Eigen::Vector3f> corners;
-    const size_t vertex_count = positions.size();
-    // Ear clipping is quadratic in a polygon's corners: the mesh's budget is linear in its size.
-    uint64_t work_budget = (uint64_t{1} << 24) + 64 * uint64_t{mesh.faces.indices.size()};
-    for (size_t f = 0; f < mesh.faces.size(); ++f) {
-        const std::span<const uint32_t> face = mesh.faces.face(f);
-        if (face.size() < 3) {
-            (face.empty() ? tally.empty : face.size() == 1 ? tally.points : tally.lines) += 1;
-            continue;
-        }
-        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return i >= vertex_count; })) {
-            ++tally.out_of_range;
-            continue;
-        }
-        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return !finite(positions[i]); })) {
-            ++tally.non_finite;
-            continue;
-        }
-        if (face.size() == 3) {
-            triangles.insert(triangles.end(), face.begin(), face.end());
-            continue;
-        }
-        ++tally.polygons;
-        corners.clear();
-        for (const uint32_t i : face)
-            corners.push_back(positions[i]);
-        if (face.size() == 4) {
-            const auto [a, b] = split_quad(corners);
-            for (const uint32_t corner : a)
-                triangles.push_back(face[corner]);
-            for (const uint32_t corner : b)
-                triangles.push_back(face[corner]);
-            continue;
-        }
-        bool fanned = false;
-        for (const auto& triangle : triangulate_polygon(corners, &work_budget, &fanned)) {
-            for (const uint32_t corner : triangle)
-                triangles.push_back(face[corner]);
-        }
-        if (fanned) ++tally.fanned;
-    }
-    return triangles;
-}
 
 void report_tally(const FaceTally& tally, uint32_t mesh_index, Report& report, ConvertStats& stats) {
     stats.points_dropped += tally.points;
@@ -264,25 +186,23 @@ void copy_vertices(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertO
 
 } // namespace
 
-PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, uint32_t mesh_index, const ConvertOptions& options,
-                              Report& report, ConvertStats& stats) {
+PreparedMesh triangulate_mesh(const assbin::Mesh& mesh, MeshFaces& faces, uint32_t mesh_index,
+                              const ConvertOptions& options, Report& report, ConvertStats& stats) {
     PreparedMesh out;
     if (!mesh.positions || mesh.positions->values.empty()) {
         if (mesh.faces.size() > 0) report.warn(mesh_label(mesh_index) + " has faces but no vertex positions");
         return out;
     }
     const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
-    bool all_used = false;
-    if (plain_triangles(mesh, positions, all_used) && all_used) {
+    if (faces.lent_triangles && faces.uses_every_vertex) {
         read_in_place_if_possible(mesh, options, out);
         if (out.in_place) { // nothing to renumber, drop or generate: read the dump's arrays
-            out.source_triangles = &mesh.faces.indices;
+            out.source_triangles = faces.lent_triangles;
             return out;
         }
     }
-    FaceTally tally;
-    std::vector<uint32_t> triangles = triangles_of(mesh, positions, tally);
-    report_tally(tally, mesh_index, report, stats);
+    report_tally(faces.tally, mesh_index, report, stats);
+    std::vector<uint32_t> triangles = faces.take_triangles();
     if (triangles.empty()) return out;
 
     const std::vector<uint32_t> used = used_vertices(positions.size(), triangles);

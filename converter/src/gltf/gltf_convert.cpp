@@ -204,12 +204,12 @@ void report_names_not_utf8(const assbin::Scene& scene, Report& report) {
 
 } // namespace
 
-// Called by convert() for the glTF formats, after the checks every format shares.
-void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& options, const NodeGraph& graph,
-                           ConvertResult& result, Report& report) {
+// Called by convert() for the glTF formats with the prepared scene every format shares.
+void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& options,
+                           detail::PreparedScene& prepared, ConvertResult& result, Report& report) {
     refuse_non_finite_nodes(scene);
-    const detail::ChannelTargets channels = detail::match_channels(scene, graph, report);
-    Build build(scene, options, report, result.stats, graph, channels);
+    const NodeGraph& graph = prepared.graph;
+    Build build(scene, options, report, result.stats, prepared);
     build.node_of.assign(scene.nodes.size(), 0);
     build.content_of.assign(scene.nodes.size(), 0);
     build.file_stem = options.texture_stem;

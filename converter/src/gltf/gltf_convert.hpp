@@ -45,9 +45,9 @@ struct Node {
 };
 
 struct Build {
-    Build(const assbin::Scene& s, const ConvertOptions& o, Report& r, ConvertStats& st, const NodeGraph& g,
-          const detail::ChannelTargets& c)
-        : scene(s), options(o), report(r), stats(st), graph(g), channels(c) {}
+    Build(const assbin::Scene& s, const ConvertOptions& o, Report& r, ConvertStats& st,
+          detail::PreparedScene& p)
+        : scene(s), options(o), report(r), stats(st), graph(p.graph), channels(p.channels), faces(p.faces) {}
 
     const assbin::Scene& scene;
     const ConvertOptions& options;
@@ -56,10 +56,11 @@ struct Build {
     const NodeGraph& graph;
     Document doc;
     const detail::ChannelTargets& channels;
-    std::vector<Node> nodes;          // glTF nodes, written last
-    std::vector<MeshOut> meshes;      // per dump mesh
-    std::vector<uint32_t> node_of;    // per dump node: its glTF node (TRS, or the outer of two)
-    std::vector<uint32_t> content_of; // per dump node: the glTF node its children and meshes hang from
+    std::vector<detail::MeshFaces>& faces; // per dump mesh, sorted (write_meshes takes them)
+    std::vector<Node> nodes;               // glTF nodes, written last
+    std::vector<MeshOut> meshes;           // per dump mesh
+    std::vector<uint32_t> node_of;         // per dump node: its glTF node (TRS, or the outer of two)
+    std::vector<uint32_t> content_of;      // per dump node: the glTF node its children and meshes hang from
     std::vector<TextureFile>* files = nullptr; // .gltf: images beside it (nullptr: inside the .glb)
     std::string file_stem;                     // names of files beside a .gltf
     size_t inconsistent_skins = 0;             // skinned placements whose rest pose is not the bind pose

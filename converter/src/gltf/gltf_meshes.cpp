@@ -25,10 +25,6 @@ using Vec3 = std::array<float, 3>;
 using Vec4 = std::array<float, 4>;
 using Joints = std::array<uint16_t, 4>;
 
-bool finite(const Eigen::Vector3f& v) {
-    return v.allFinite();
-}
-
 // Per-vertex streams of one primitive; empty vectors are attributes it does not have.
 struct Streams {
     std::vector<Vec3> positions, normals;
@@ -214,51 +210,27 @@ struct Faces {
     std::vector<uint32_t> triangles, lines, points; // source vertex indices
 };
 
-Faces sort_faces(Build& build, const assbin::Mesh& mesh, const SourceVertices& source) {
+// The mesh's sorted faces (sort_faces.cpp, the triangles AEM gets too), taken from the prepared
+// scene; a mesh of vertices without faces (a point cloud) is drawn as its finite vertices' points.
+Faces take_faces(Build& build, uint32_t m, const SourceVertices& source) {
+    detail::MeshFaces& sorted = build.faces[m];
     Faces faces;
-    const size_t n = source.positions.size();
-    faces.triangles.reserve(mesh.faces.indices.size());
-    std::vector<Eigen::Vector3f> corners;
-    uint64_t work_budget = (uint64_t{1} << 24) + 64 * uint64_t{mesh.faces.indices.size()};
-    const auto position = [&](uint32_t i) {
-        return Eigen::Vector3f(source.positions[i][0], source.positions[i][1], source.positions[i][2]);
-    };
-    if (mesh.faces.size() == 0) { // vertices without faces (a point cloud): drawn as points
-        for (uint32_t v = 0; v < n; ++v) {
-            if (finite(position(v))) faces.points.push_back(v);
+    if (sorted.faceless) {
+        for (uint32_t v = 0; v < source.positions.size(); ++v) {
+            const Vec3& p = source.positions[v];
+            if (std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2])) faces.points.push_back(v);
         }
         return faces;
     }
-    for (size_t f = 0; f < mesh.faces.size(); ++f) {
-        const std::span<const uint32_t> face = mesh.faces.face(f);
-        if (face.empty()) {
-            ++build.stats.empty_faces;
-            continue;
-        }
-        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return i >= n; })) {
-            ++build.stats.faces_out_of_range;
-            continue;
-        }
-        if (std::any_of(face.begin(), face.end(), [&](uint32_t i) { return !finite(position(i)); })) {
-            ++build.stats.faces_non_finite;
-            continue;
-        }
-        if (face.size() == 1) {
-            faces.points.push_back(face[0]);
-        } else if (face.size() == 2) {
-            faces.lines.insert(faces.lines.end(), face.begin(), face.end());
-        } else if (face.size() == 3) {
-            faces.triangles.insert(faces.triangles.end(), face.begin(), face.end());
-        } else {
-            ++build.stats.polygons_triangulated;
-            corners.clear();
-            for (const uint32_t i : face)
-                corners.push_back(position(i));
-            for (const auto& triangle : triangulate_polygon(corners, &work_budget))
-                for (const uint32_t corner : triangle)
-                    faces.triangles.push_back(face[corner]);
-        }
-    }
+    const detail::FaceTally& tally = sorted.tally;
+    build.stats.empty_faces += tally.empty;
+    build.stats.faces_out_of_range += tally.out_of_range + tally.small_out_of_range;
+    build.stats.faces_non_finite += tally.non_finite + tally.small_non_finite;
+    build.stats.polygons_triangulated += tally.polygons;
+    faces.triangles = sorted.take_triangles();
+    faces.lines = std::move(sorted.lines);
+    faces.points = std::move(sorted.points);
+    sorted = detail::MeshFaces{};
     return faces;
 }
 
@@ -603,7 +575,7 @@ void write_meshes(Build& build) {
         if (!mesh.positions || mesh.positions->values.empty()) continue;
         SourceVertices source = read_source(build, m, tally);
         skin_mesh(build, m, source, out, tally);
-        Faces faces = sort_faces(build, mesh, source);
+        Faces faces = take_faces(build, m, source);
         if (build.options.quantize) set_dequantization(source, out);
         const uint32_t material = mesh.material_index; // checked by refuse_broken_references
         std::vector<std::string> primitives;

@@ -84,14 +84,6 @@ class StageClock {
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-void refuse_shortened(const assbin::Scene& scene) {
-    if (scene.is_shortened()) {
-        throw ConvertError(Refusal::Shortened,
-                           "the dump is shortened (a regression-test dump): it holds value bounds and face "
-                           "hashes instead of vertices and faces, so there is no geometry to convert");
-    }
-}
-
 // A UV channel past channel 0 was asked for (channel 0 is the default, and a mesh without UVs is
 // ordinary): one warning naming the meshes that lack it and the channels they have.
 void report_missing_uv_channel(const assbin::Scene& scene, const ConvertOptions& options, Report& report) {
@@ -167,14 +159,16 @@ void report_dropped_streams(const assbin::Scene& scene, const ConvertOptions& op
     say(stats.lights_dropped, "light", "lights", "AEM has no lights");
 }
 
-std::vector<PreparedMesh> prepare_meshes(const assbin::Scene& scene, const ConvertOptions& options,
-                                         Report& report, ConvertStats& stats) {
+std::vector<PreparedMesh> prepare_meshes(const assbin::Scene& scene, std::vector<MeshFaces>& faces,
+                                         const ConvertOptions& options, Report& report, ConvertStats& stats) {
     report_missing_uv_channel(scene, options, report);
     report_dropped_streams(scene, options, report, stats);
     std::vector<PreparedMesh> meshes;
     meshes.reserve(scene.meshes.size());
-    for (uint32_t m = 0; m < scene.meshes.size(); ++m)
-        meshes.push_back(triangulate_mesh(scene.meshes[m], m, options, report, stats));
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        meshes.push_back(triangulate_mesh(scene.meshes[m], faces[m], m, options, report, stats));
+        faces[m] = MeshFaces{}; // taken
+    }
     return meshes;
 }
 
@@ -291,30 +285,18 @@ void check_model(const aem::Model& model, bool vertices_valid) {
 
 namespace {
 
+// The AEM writer (both layouts): the prepared triangles completed, baked into model space by their
+// nodes and skinned, the node tree flattened into bones, then ordered, animated and given materials.
 // `owned`, when given, is `scene` itself, whose meshes may be released once baked.
-ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& options, assbin::Scene* owned) {
-    ConvertResult result;
-    Report report(result.warnings);
-    StageClock clock(result.stage_seconds);
-
-    refuse_shortened(scene);
-    refuse_broken_references(scene);
-    const NodeGraph graph = flatten_nodes(scene);
-    clock.lap("flatten");
-    if (options.format != OutputFormat::Aem) { // glTF keeps the node tree: a writer of its own
-        result.format = options.format;
-        gltf::convert_scene_to_gltf(scene, options, graph, result, report);
-        report_unused_texture_slots(scene, options, report, result.stats);
-        clock.lap("gltf");
-        return result;
-    }
-    std::vector<PreparedMesh> meshes = prepare_meshes(scene, options, report, result.stats);
+void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const ConvertOptions& options,
+               assbin::Scene* owned, ConvertResult& result, Report& report, StageClock& clock) {
+    const NodeGraph& graph = prepared.graph;
+    std::vector<PreparedMesh> meshes = prepare_meshes(scene, prepared.faces, options, report, result.stats);
     clock.lap("triangulate");
     refuse_without_triangles(scene, graph, meshes, result.stats);
     complete_meshes(meshes, options, result.stats);
     clock.lap("normals");
-    const ChannelTargets channels = match_channels(scene, graph, report);
-    const Skeleton skeleton = build_skeleton(scene, graph, channels, meshes, report);
+    const Skeleton skeleton = build_skeleton(scene, graph, prepared.channels, meshes, report);
     result.model.bones = skeleton.bones;
     clock.lap("skeleton");
     EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
@@ -324,7 +306,7 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
     optimize_geometry(emitted, options, result, report);
     clock.lap("tangents+optimize");
-    convert_animations(scene, skeleton, channels, options, result.model, report);
+    convert_animations(scene, skeleton, prepared.channels, options, result.model, report);
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
         convert_to_layout_2025(scene, skeleton, options, result, report);
@@ -337,6 +319,23 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     check_model(result.model, emitted.vertices_valid);
     clock.lap("validate");
     fill_stats(result.model, result.stats);
+}
+
+// One prepared scene, then the writer of the format asked for.
+ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& options, assbin::Scene* owned) {
+    ConvertResult result;
+    Report report(result.warnings);
+    StageClock clock(result.stage_seconds);
+    PreparedScene prepared = prepare_scene(scene, report);
+    clock.lap("prepare");
+    result.format = options.format;
+    if (options.format == OutputFormat::Aem) {
+        write_aem(scene, prepared, options, owned, result, report, clock);
+        return result;
+    }
+    gltf::convert_scene_to_gltf(scene, options, prepared, result, report);
+    report_unused_texture_slots(scene, options, report, result.stats);
+    clock.lap("gltf");
     return result;
 }
 
