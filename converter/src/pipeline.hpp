@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -217,24 +218,6 @@ struct ChannelTargets {
 // channels naming one node the first drives it (the Assimp viewer's rule).
 ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report);
 
-// ---- prepare_scene.cpp: what every writer starts from ----
-
-// The target-neutral part of a conversion, made once whatever the format: the node tree's bind
-// transforms and (node, mesh) references, the animation channels matched to nodes, and every
-// mesh's faces sorted. Each writer (AEM 2024 and 2025 in convert.cpp, glTF in gltf/) takes what
-// it needs from here: AEM bakes the triangles into model space and flattens the tree into bones;
-// glTF keeps the tree and writes the lines and points too. Welding and ordering stay with the
-// writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
-struct PreparedScene {
-    NodeGraph graph;
-    ChannelTargets channels;
-    std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
-};
-
-// Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
-// array: BadReference), then prepares.
-PreparedScene prepare_scene(const assbin::Scene& scene, Report& report);
-
 // ---- skeleton.cpp: bones from the hierarchy; weights.cpp: per-vertex weights ----
 
 struct Skeleton {
@@ -269,6 +252,27 @@ struct VertexWeights {
 };
 VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Report& report);
 
+// ---- prepare_scene.cpp: what every writer starts from ----
+
+// The target-neutral part of a conversion, made once whatever the format: the node tree's bind
+// transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
+// faces sorted, and every skinned mesh's bone weights grouped by vertex. Each writer (AEM 2024 and 2025 in
+// convert.cpp, glTF in gltf/) takes what it needs from here: AEM bakes the triangles into model space and
+// flattens the tree into bones; glTF keeps the tree and writes the lines and points too. Welding and ordering
+// stay with the writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
+struct PreparedScene {
+    NodeGraph graph;
+    ChannelTargets channels;
+    std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
+    // Per dump mesh: its weights grouped by vertex (group_weights), for a mesh with bones and vertices.
+    std::vector<std::optional<VertexWeights>> weights;
+};
+
+// Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
+// array: BadReference), then prepares; the weights on options.threads threads where there are
+// enough vertices to pay for them (the same result whatever the count).
+PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& options, Report& report);
+
 struct SkinTally {
     size_t lost_influences = 0; // vertices that had more than four weights
     size_t unweighted = 0;      // vertices of a skinned mesh left without any bone
@@ -298,7 +302,7 @@ struct EmitResult {
 // the node's global transform, skinned and checked, its triangles placed. Large scenes are split in
 // blocks over options.threads threads; the model is the same whatever the thread count. Throws
 // ConvertError (NonFinite) for a mesh node whose global transform is not finite.
-EmitResult emit_geometry(const assbin::Scene& scene, const NodeGraph& graph,
+EmitResult emit_geometry(const assbin::Scene& scene, const PreparedScene& prepared,
                          const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
                          const ConvertOptions& options, ConvertResult& result, Report& report);
 

@@ -73,17 +73,16 @@ struct Block {
 
 class GeometryEmitter {
   public:
-    GeometryEmitter(const assbin::Scene& scene, const NodeGraph& graph,
+    GeometryEmitter(const assbin::Scene& scene, const PreparedScene& prepared,
                     const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
                     const ConvertOptions& options, ConvertResult& result, Report& report)
-        : scene_(scene), graph_(graph), meshes_(meshes), skeleton_(skeleton), options_(options),
-          result_(result), report_(report) {}
+        : scene_(scene), graph_(prepared.graph), weights_(prepared.weights), meshes_(meshes),
+          skeleton_(skeleton), options_(options), result_(result), report_(report) {}
 
     EmitResult run() {
         plan();
         aem::Model& model = result_.model;
         const unsigned threads = thread_count();
-        group_all_weights(threads);
         model.indices.reserve(index_total_);
         assbin_common::prefault_for_writing(model.indices.data(), index_total_ * sizeof(uint32_t), threads);
         model.indices.resize(index_total_);
@@ -154,29 +153,6 @@ class GeometryEmitter {
     unsigned thread_count() const {
         if (options_.threads == 1 || vertex_total_ < kParallelVertices) return 1;
         return detail::thread_count(options_.threads);
-    }
-
-    // Each skinned mesh's weights grouped by vertex, once, in parallel over meshes; the warnings
-    // are kept per mesh and reported in mesh order.
-    void group_all_weights(unsigned threads) {
-        weights_.resize(scene_.meshes.size());
-        std::vector<uint32_t> skinned;
-        for (const Placement& placement : placements_) {
-            const uint32_t m = graph_.references[placement.reference].mesh;
-            if (!skeleton_.bone_map[placement.reference].empty() && !weights_[m]) {
-                weights_[m].emplace();
-                skinned.push_back(m);
-            }
-        }
-        std::vector<std::vector<std::string>> warnings(skinned.size());
-        assbin_common::run_tasks(skinned.size(), threads, [&](size_t i) {
-            Report local(warnings[i]);
-            *weights_[skinned[i]] = group_weights(scene_.meshes[skinned[i]], skinned[i], local);
-        });
-        for (const std::vector<std::string>& list : warnings) {
-            for (const std::string& warning : list)
-                report_.warn(warning);
-        }
     }
 
     void emit_block(Block& block) {
@@ -265,6 +241,7 @@ class GeometryEmitter {
 
     const assbin::Scene& scene_;
     const NodeGraph& graph_;
+    const std::vector<std::optional<VertexWeights>>& weights_; // per dump mesh with bones (prepare_scene)
     const std::vector<PreparedMesh>& meshes_;
     const Skeleton& skeleton_;
     const ConvertOptions& options_;
@@ -274,16 +251,15 @@ class GeometryEmitter {
     std::vector<Block> blocks_;
     size_t vertex_total_ = 0;
     size_t index_total_ = 0;
-    std::vector<std::optional<VertexWeights>> weights_;
     const VertexWeights no_weights_; // for meshes without skin (never read: their bone map is empty)
 };
 
 } // namespace
 
-EmitResult emit_geometry(const assbin::Scene& scene, const NodeGraph& graph,
+EmitResult emit_geometry(const assbin::Scene& scene, const PreparedScene& prepared,
                          const std::vector<PreparedMesh>& meshes, const Skeleton& skeleton,
                          const ConvertOptions& options, ConvertResult& result, Report& report) {
-    return GeometryEmitter(scene, graph, meshes, skeleton, options, result, report).run();
+    return GeometryEmitter(scene, prepared, meshes, skeleton, options, result, report).run();
 }
 
 } // namespace assbin::converter::detail

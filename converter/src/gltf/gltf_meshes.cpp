@@ -126,7 +126,7 @@ void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, T
     if (out.joint_node.empty()) return; // no bone to skin with: placed by its node like any mesh
     out.skinned = true;
     const size_t n = source.positions.size();
-    const detail::VertexWeights grouped = detail::group_weights(mesh, m, build.report);
+    const detail::VertexWeights& grouped = *build.weights[m]; // the mesh has bones and vertices
     source.joints.assign(n, Joints{0, 0, 0, 0});
     source.weights.assign(n, Vec4{0, 0, 0, 0});
     int32_t placing_slot = -1;

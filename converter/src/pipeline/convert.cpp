@@ -299,8 +299,9 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     const Skeleton skeleton = build_skeleton(scene, graph, prepared.channels, meshes, report);
     result.model.bones = skeleton.bones;
     clock.lap("skeleton");
-    EmitResult emitted = emit_geometry(scene, graph, meshes, skeleton, options, result, report);
+    EmitResult emitted = emit_geometry(scene, prepared, meshes, skeleton, options, result, report);
     std::vector<PreparedMesh>().swap(meshes); // baked into the model: their copies go before the tangents
+    std::vector<std::optional<VertexWeights>>().swap(prepared.weights);    // and so do the weights
     if (owned != nullptr) std::vector<assbin::Mesh>().swap(owned->meshes); // and so do the source arrays
     clock.lap("bake+skin");
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
@@ -326,7 +327,7 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
     ConvertResult result;
     Report report(result.warnings);
     StageClock clock(result.stage_seconds);
-    PreparedScene prepared = prepare_scene(scene, report);
+    PreparedScene prepared = prepare_scene(scene, options, report);
     clock.lap("prepare");
     result.format = options.format;
     if (options.format == OutputFormat::Aem) {

@@ -1,7 +1,8 @@
 // The part of a conversion every format shares (pipeline.hpp, PreparedScene): the refusals no format
-// converts past, the node tree, the channels' nodes, every mesh's faces.
-// Cost: linear in the nodes, channels and indices.
+// converts past, the node tree, the channels' nodes, every mesh's faces and weights.
+// Cost: linear in the nodes, channels, indices and bone weights.
 #include "pipeline.hpp"
+#include <run_tasks.hpp>
 
 namespace assbin::converter::detail {
 
@@ -15,9 +16,39 @@ void refuse_shortened(const assbin::Scene& scene) {
     }
 }
 
+// Below this many vertices over the skinned meshes, threads cost more than they save.
+constexpr size_t kParallelVertices = size_t{1} << 16;
+
+// Each skinned mesh's weights grouped by vertex, in parallel over meshes; the warnings are kept per
+// mesh and said in mesh order.
+std::vector<std::optional<VertexWeights>> group_all_weights(const assbin::Scene& scene,
+                                                            const ConvertOptions& options, Report& report) {
+    std::vector<std::optional<VertexWeights>> weights(scene.meshes.size());
+    std::vector<uint32_t> skinned;
+    size_t vertices = 0;
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        const assbin::Mesh& mesh = scene.meshes[m];
+        if (mesh.bones.empty() || !mesh.positions || mesh.positions->values.empty()) continue;
+        skinned.push_back(m);
+        vertices += mesh.positions->values.size();
+    }
+    const unsigned threads =
+        options.threads == 1 || vertices < kParallelVertices ? 1 : thread_count(options.threads);
+    std::vector<std::vector<std::string>> warnings(skinned.size());
+    assbin_common::run_tasks(skinned.size(), threads, [&](size_t i) {
+        Report local(warnings[i]);
+        weights[skinned[i]] = group_weights(scene.meshes[skinned[i]], skinned[i], local);
+    });
+    for (const std::vector<std::string>& list : warnings) {
+        for (const std::string& warning : list)
+            report.warn(warning);
+    }
+    return weights;
+}
+
 } // namespace
 
-PreparedScene prepare_scene(const assbin::Scene& scene, Report& report) {
+PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& options, Report& report) {
     refuse_shortened(scene);
     refuse_broken_references(scene);
     PreparedScene prepared;
@@ -26,6 +57,7 @@ PreparedScene prepare_scene(const assbin::Scene& scene, Report& report) {
     prepared.faces.reserve(scene.meshes.size());
     for (const assbin::Mesh& mesh : scene.meshes)
         prepared.faces.push_back(sort_faces(mesh));
+    prepared.weights = group_all_weights(scene, options, report);
     return prepared;
 }
 
