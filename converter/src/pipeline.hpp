@@ -138,6 +138,38 @@ void place_triangles(const std::vector<uint32_t>& triangles, const Eigen::Matrix
 // every corner is convex, else the fan from the first reflex or collinear corner.
 std::pair<std::array<uint32_t, 3>, std::array<uint32_t, 3>> split_quad(std::span<const Eigen::Vector3f> q);
 
+// ---- key_tracks.cpp: the channels' keys in seconds, the same for every writer ----
+
+// A key in seconds: a translation or scale (w 0), or a unit rotation as (x, y, z, w).
+struct TimedKey {
+    float time = 0;
+    Eigen::Vector4f value = Eigen::Vector4f::Zero();
+};
+
+struct KeyTally {
+    size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
+    size_t reordered = 0;       // tracks whose keys were not in time order
+    size_t equal_time_runs = 0; // times that carry several keys
+    KeyTally& operator+=(const KeyTally& other) {
+        dropped += other.dropped;
+        reordered += other.reordered;
+        equal_time_runs += other.equal_time_runs;
+        return *this;
+    }
+};
+
+// One channel's tracks in strictly increasing times: [0] translation, [1] rotation, [2] scale; a
+// track without a usable key is empty.
+struct ChannelKeys {
+    std::array<std::vector<TimedKey>, 3> tracks;
+    KeyTally tally; // what making them met (a writer counts it for each node the channel drives)
+};
+
+struct AnimationKeys {
+    double ticks_per_second = 0;       // the animation's own, or options.default_ticks_per_second
+    std::vector<ChannelKeys> channels; // per channel of the animation; filled for those that drive a node
+};
+
 // ---- sort_faces.cpp: a mesh's faces by kind, the same for every writer ----
 
 // What sorting a mesh's faces met, counted.
@@ -256,7 +288,8 @@ VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Repor
 
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
 // transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
-// faces sorted, and every skinned mesh's bone weights grouped by vertex. Each writer (AEM 2024 and 2025 in
+// faces sorted, every skinned mesh's bone weights grouped by vertex, and the keys of every channel
+// that drives a node in seconds. Each writer (AEM 2024 and 2025 in
 // convert.cpp, glTF in gltf/) takes what it needs from here: AEM bakes the triangles into model space and
 // flattens the tree into bones; glTF keeps the tree and writes the lines and points too. Welding and ordering
 // stay with the writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
@@ -266,6 +299,7 @@ struct PreparedScene {
     std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
     // Per dump mesh: its weights grouped by vertex (group_weights), for a mesh with bones and vertices.
     std::vector<std::optional<VertexWeights>> weights;
+    std::vector<AnimationKeys> animations; // per dump animation
 };
 
 // Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
@@ -409,8 +443,15 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 
 // Appends every animation (name, duration, bones × sequences) and its keyframes to `model`.
 // Throws ConvertError (NameTooLong) for an animation name the AEM field cannot hold.
-void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const ChannelTargets& channels,
+void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
                         const ConvertOptions& options, aem::Model& model, Report& report);
+
+// key_tracks.cpp: the keys of every channel that drives a node (ChannelTargets), per animation.
+std::vector<AnimationKeys> prepare_key_tracks(const assbin::Scene& scene, const ChannelTargets& channels,
+                                              const ConvertOptions& options);
+
+// "animation 2 'Walk'": how messages name an animation.
+std::string animation_label(const assbin::Scene& scene, size_t animation);
 
 // ---- layout_2025.cpp: the 2025 layout from the converted model ----
 

@@ -1,8 +1,9 @@
 // Rule 5: ticks to seconds (0 ticks per second means 25 unless chosen otherwise), rest-pose keys
 // for bones without a channel, quaternions stored (x, y, z, w), equal times collapsed, channels
-// naming unknown nodes reported and skipped.
+// naming unknown nodes reported and skipped; AEM and glTF play the same prepared keys.
 #include "scene_maker.hpp"
 #include "support/fixtures.hpp"
+#include "support/gltf_read.hpp"
 
 #include "algorithms.hpp"
 #include <aem/pose.hpp>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace {
 
@@ -212,6 +214,62 @@ BOOST_AUTO_TEST_CASE(keys_out_of_time_order_are_sorted_and_reported) {
     BOOST_TEST(result.model.keyframes[spinner.position.first].time == 0.0f);
     BOOST_TEST(result.model.keyframes[spinner.position.first + 2].time == 2.0f);
     BOOST_TEST(mentions(result.warnings, "'spin'", "out of time order"));
+}
+
+// Both formats take their keys from the prepared scene (key_tracks.cpp): a track out of order, with
+// a run of keys at one time, a key at a NaN time and a zero quaternion gives the same times and
+// values in the AEM model and in the glTF file (where glTF leaves no key out as flat).
+BOOST_AUTO_TEST_CASE(aem_and_gltf_play_the_same_keys) {
+    SceneMaker s = animated_scene(10);
+    assbin::NodeChannel& channel = s.scene.animations[0].channels[0];
+    channel.positions.keys = {{20.0, {3, 0, 0}},
+                              {0.0, {0, 0, 0}},
+                              {10.0, {1, 0, 0}},
+                              {10.0, {2, 5, 0}},
+                              {std::numeric_limits<double>::quiet_NaN(), {7, 7, 7}}};
+    const float half = std::sqrt(0.5f);
+    channel.rotations.keys = {{0.0, assbin::Quaternion(2, 0, 0, 0)}, // not unit: made unit
+                              {20.0, assbin::Quaternion(0, 0, 0, 0)},
+                              {40.0, assbin::Quaternion(half, 0, 0, half)}};
+    const assbin::converter::ConvertResult aem = convert_in_source_order(s.scene);
+    ConvertOptions options;
+    options.format = assbin::converter::OutputFormat::Glb;
+    const assbin::converter::ConvertResult glb = assbin::converter::convert(s.scene, options);
+    const assbin_test::gltf::Document doc = assbin_test::gltf::Document::from_glb(glb.encoded);
+
+    const nlohmann::json& nodes = doc.json()["nodes"];
+    const nlohmann::json& animation = doc.json()["animations"][0];
+    const auto gltf_track = [&](const std::string& path) {
+        for (const nlohmann::json& target : animation["channels"]) {
+            const nlohmann::json& node = nodes[target["target"]["node"].get<size_t>()];
+            if (node.value("name", "") != "spinner" || target["target"]["path"] != path) continue;
+            const nlohmann::json& sampler = animation["samplers"][target["sampler"].get<size_t>()];
+            return std::pair(doc.accessor(sampler["input"].get<size_t>()),
+                             doc.accessor(sampler["output"].get<size_t>()));
+        }
+        BOOST_FAIL("no " + path + " track for 'spinner'");
+        return std::pair<std::vector<double>, std::vector<double>>();
+    };
+    const aem::Sequence& spinner = sequence(aem.model, 0, 1);
+    const auto compare = [&](const aem::KeyRange& range, const std::string& path, int width) {
+        const auto [times, values] = gltf_track(path);
+        BOOST_TEST_REQUIRE(times.size() == range.count);
+        for (size_t k = 0; k < range.count; ++k) {
+            const aem::Keyframe& key = aem.model.keyframes[range.first + k];
+            BOOST_TEST(static_cast<float>(times[k]) == key.time);
+            for (int c = 0; c < width; ++c)
+                BOOST_TEST(values[k * static_cast<size_t>(width) + static_cast<size_t>(c)] == key.value[c],
+                           boost::test_tools::tolerance(1e-6));
+        }
+    };
+    BOOST_TEST(spinner.position.count == 4u); // 0, just before 1 s, 1 s, 2 s: the NaN key dropped
+    compare(spinner.position, "translation", 3);
+    BOOST_TEST(spinner.rotation.count == 2u); // the zero quaternion dropped
+    compare(spinner.rotation, "rotation", 4);
+    BOOST_TEST(mentions(aem.warnings, "2 keys with a non-finite time or value (or a zero quaternion)"));
+    BOOST_TEST(
+        mentions(glb.warnings, "2 keys with a time or value not finite (or a zero quaternion) dropped"));
+    BOOST_TEST(mentions(glb.warnings, "1 key track out of time order sorted"));
 }
 
 BOOST_AUTO_TEST_CASE(a_channel_naming_an_unknown_node_is_reported_and_skipped) {

@@ -1,11 +1,11 @@
-// Dump animations as glTF animations: per channel that drives a node (matched as for AEM), one
-// LINEAR sampler per key track it holds (translation, rotation, scale; ASSBIN stores no
-// interpolation, so STEP never arises), times in seconds by the same ticks-per-second rules as AEM.
-// glTF needs strictly increasing times from 0: keys are sorted, a run of keys at one time becomes
-// the run's first key one float step early and its last key at the time (what the Assimp viewer
-// shows, as in AEM), and keys before 0 give way to one key at 0 holding the value there. Keys between
-// two equal neighbours are left out and tracks with the same times share their input: no pose changes.
-// Cost: linear in the keys (a sort only where a track is out of order).
+// Dump animations as glTF animations: per channel that drives a node, one LINEAR sampler per key
+// track it holds (translation, rotation, scale; ASSBIN stores no interpolation, so STEP never
+// arises), from the keys every writer shares (key_tracks.cpp: seconds by the same ticks-per-second
+// rules as AEM, sorted, strictly increasing, a run of keys at one time as the Assimp viewer shows
+// it). glTF's times start at 0: keys before 0 give way to one key at 0 holding the value there.
+// Keys between two equal neighbours are left out and tracks with the same times share their input:
+// no pose changes.
+// Cost: linear in the keys.
 #include "gltf/gltf_convert.hpp"
 
 #include <algorithm>
@@ -17,13 +17,9 @@ namespace assbin::converter::gltf {
 
 namespace {
 
-struct Timed {
-    double ticks;
-    Eigen::Vector4d value; // xyz (w unused), or a quaternion as (x, y, z, w)
-};
-
 struct Tally {
-    size_t dropped = 0, reordered = 0, negative = 0;
+    detail::KeyTally keys;
+    size_t negative = 0;
 };
 
 Eigen::Vector4d mix(const Eigen::Vector4d& a, const Eigen::Vector4d& b, double t, bool rotation) {
@@ -34,29 +30,12 @@ Eigen::Vector4d mix(const Eigen::Vector4d& a, const Eigen::Vector4d& b, double t
 }
 
 // Times (seconds) and values as glTF wants them; empty when no key is usable.
-void timeline(std::vector<Timed>& keys, double tps, bool rotation, std::vector<float>& times,
+void timeline(const std::vector<detail::TimedKey>& keys, bool rotation, std::vector<float>& times,
               std::vector<float>& values, Tally& tally) {
-    const auto earlier = [](const Timed& a, const Timed& b) { return a.ticks < b.ticks; };
-    if (!std::is_sorted(keys.begin(), keys.end(), earlier)) {
-        std::stable_sort(keys.begin(), keys.end(), earlier);
-        ++tally.reordered;
-    }
     std::vector<std::pair<float, Eigen::Vector4d>> out;
-    for (size_t k = 0; k < keys.size();) {
-        const float time = seconds_from_ticks(keys[k].ticks, tps);
-        size_t end = k + 1;
-        while (end < keys.size() && seconds_from_ticks(keys[end].ticks, tps) == time)
-            ++end;
-        if (!std::isfinite(time)) {
-            tally.dropped += end - k;
-        } else {
-            const float before = std::nextafter(time, -std::numeric_limits<float>::infinity());
-            if (end - k > 1 && (out.empty() || out.back().first < before))
-                out.emplace_back(before, keys[k].value);
-            out.emplace_back(time, keys[end - 1].value);
-        }
-        k = end;
-    }
+    out.reserve(keys.size());
+    for (const detail::TimedKey& key : keys)
+        out.emplace_back(key.time, key.value.cast<double>());
     // glTF times start at 0: the value at 0 replaces the keys before it.
     size_t first = 0;
     while (first < out.size() && out[first].first < 0)
@@ -113,33 +92,6 @@ void drop_flat_keys(std::vector<float>& times, std::vector<float>& values, size_
     values.resize(kept * width);
 }
 
-std::vector<Timed> vector_keys(const assbin::KeyTrack<assbin::Vec3>& track, Tally& tally) {
-    std::vector<Timed> keys;
-    keys.reserve(track.keys.size());
-    for (const assbin::VectorKey& key : track.keys) {
-        if (!std::isfinite(key.time) || !key.value.allFinite()) {
-            ++tally.dropped;
-            continue;
-        }
-        keys.push_back({key.time, Eigen::Vector4d(key.value.x(), key.value.y(), key.value.z(), 0)});
-    }
-    return keys;
-}
-
-std::vector<Timed> rotation_keys(const assbin::KeyTrack<assbin::Quaternion>& track, Tally& tally) {
-    std::vector<Timed> keys;
-    keys.reserve(track.keys.size());
-    for (const assbin::QuaternionKey& key : track.keys) {
-        const assbin::Quaternion& q = key.value;
-        if (!std::isfinite(key.time) || !q.coeffs().allFinite()) {
-            ++tally.dropped;
-            continue;
-        }
-        keys.push_back({key.time, Eigen::Vector4d(q.x(), q.y(), q.z(), q.w())});
-    }
-    return keys;
-}
-
 } // namespace
 
 void write_animations(Build& build) {
@@ -148,8 +100,7 @@ void write_animations(Build& build) {
     size_t empty = 0, behaviours = 0;
     for (size_t a = 0; a < build.scene.animations.size(); ++a) {
         const assbin::Animation& animation = build.scene.animations[a];
-        const double tps =
-            effective_ticks_per_second(animation.ticks_per_second, build.options.default_ticks_per_second);
+        const detail::AnimationKeys& keys = build.animations[a];
         std::string samplers, channels;
         size_t sampler_count = 0;
         // The nodes in order, so that the file is the same from run to run.
@@ -162,9 +113,12 @@ void write_animations(Build& build) {
             const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
             behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
                            channel.post_state == 3);
-            const auto add = [&](std::vector<Timed> keys, const char* path, bool rotation) {
+            const detail::ChannelKeys& tracks = keys.channels[static_cast<size_t>(c)];
+            tally.keys += tracks.tally;
+            const auto add = [&](const std::vector<detail::TimedKey>& timed, const char* path,
+                                 bool rotation) {
                 std::vector<float> times, values;
-                timeline(keys, tps, rotation, times, values, tally);
+                timeline(timed, rotation, times, values, tally);
                 if (times.empty()) return;
                 drop_flat_keys(times, values, rotation ? 4 : 3);
                 // Tracks keyed at the same times (translation, rotation and scale of one channel,
@@ -185,9 +139,9 @@ void write_animations(Build& build) {
                             path + "\"}}";
                 ++sampler_count;
             };
-            add(vector_keys(channel.positions, tally), "translation", false);
-            add(rotation_keys(channel.rotations, tally), "rotation", true);
-            add(vector_keys(channel.scalings, tally), "scale", false);
+            add(tracks.tracks[0], "translation", false);
+            add(tracks.tracks[1], "rotation", true);
+            add(tracks.tracks[2], "scale", false);
         }
         if (sampler_count == 0) {
             ++empty;
@@ -203,10 +157,10 @@ void write_animations(Build& build) {
     };
     say(empty, detail::count_of(empty, "animation drives", "animations drive") +
                    " no node with a usable key and is left out (a glTF animation needs a channel)");
-    say(tally.dropped,
-        detail::count_of(tally.dropped, "key", "keys") + " with a time or value not finite dropped");
-    say(tally.reordered,
-        detail::count_of(tally.reordered, "key track", "key tracks") + " out of time order sorted");
+    say(tally.keys.dropped, detail::count_of(tally.keys.dropped, "key", "keys") +
+                                " with a time or value not finite (or a zero quaternion) dropped");
+    say(tally.keys.reordered,
+        detail::count_of(tally.keys.reordered, "key track", "key tracks") + " out of time order sorted");
     say(tally.negative,
         detail::count_of(tally.negative, "key track starts", "key tracks start") +
             " before 0 s: its keys before 0 are replaced by its value at 0 (glTF times start at 0)");

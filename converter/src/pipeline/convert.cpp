@@ -307,7 +307,7 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
     optimize_geometry(emitted, options, result, report);
     clock.lap("tangents+optimize");
-    convert_animations(scene, skeleton, prepared.channels, options, result.model, report);
+    convert_animations(scene, skeleton, prepared, options, result.model, report);
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
         convert_to_layout_2025(scene, skeleton, options, result, report);

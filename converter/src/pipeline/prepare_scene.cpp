@@ -1,6 +1,6 @@
 // The part of a conversion every format shares (pipeline.hpp, PreparedScene): the refusals no format
-// converts past, the node tree, the channels' nodes, every mesh's faces and weights.
-// Cost: linear in the nodes, channels, indices and bone weights.
+// converts past, the node tree, the channels' nodes and keys, every mesh's faces and weights.
+// Cost: linear in the nodes, channels, indices, bone weights and keys (a sort where keys are out of order).
 #include "pipeline.hpp"
 #include <run_tasks.hpp>
 
@@ -58,6 +58,7 @@ PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& op
     for (const assbin::Mesh& mesh : scene.meshes)
         prepared.faces.push_back(sort_faces(mesh));
     prepared.weights = group_all_weights(scene, options, report);
+    prepared.animations = prepare_key_tracks(scene, prepared.channels, options);
     return prepared;
 }
 

@@ -1,11 +1,10 @@
-// Rule 5: channels matched to nodes, keys converted from ticks to seconds, quaternions reordered
-// from ASSBIN's (w, x, y, z) meaning to AEM's stored (x, y, z, w), and a rest-pose key for every
-// bone an animation leaves alone.
+// Rule 5 for AEM: channels matched to nodes (for every writer), then each animation as one sequence
+// per bone of the channel keys key_tracks.cpp prepared (quaternions stored as (x, y, z, w)), and a
+// rest-pose key for every bone an animation leaves alone.
 // Cost: channels matched to nodes by the node graph's table of names and kept per animation for the
-// nodes they name only (linear in channels and nodes); keys converted in one pass per track and
-// sorted only when out of order (k log k): a million keys in well under a second
-// (scripts/bench-shapes.sh: keys). The AEM layout itself holds a sequence per bone for each
-// animation, so the output, and this stage, grow with animations x bones.
+// nodes they name only (linear in channels and nodes); keys copied once (a million keys in well
+// under a second, scripts/bench-shapes.sh: keys). The AEM layout itself holds a sequence per bone
+// for each animation, so the output, and this stage, grow with animations x bones.
 #include "pipeline.hpp"
 #include <counting.hpp>
 
@@ -54,14 +53,6 @@ RestPose decompose(const Eigen::Matrix4d& local) {
 
 namespace detail {
 
-namespace {
-
-std::string animation_label(const assbin::Scene& scene, size_t a) {
-    return "animation " + std::to_string(a) + " " + quote_name(scene.animations[a].name);
-}
-
-} // namespace
-
 ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph, Report& report) {
     ChannelTargets targets;
     targets.animated.assign(scene.nodes.size(), false);
@@ -98,85 +89,6 @@ ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph
 }
 
 namespace {
-
-struct TimedValue {
-    double ticks = 0;
-    Eigen::Vector4f value = Eigen::Vector4f::Zero();
-};
-
-struct TrackTally {
-    size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
-    size_t reordered = 0;       // tracks whose keys were not in time order
-    size_t equal_time_runs = 0; // times that carry several keys
-};
-
-// Appends a track's keys, sorted, in seconds. Several keys at one time follow the Assimp viewer's
-// evaluator (AnimEvaluator: the segment search stops at the first key later than the time asked):
-// approaching the time, values head for the run's first key; at the time and after, the run's last
-// key holds; keys between them are never seen. AEM needs strictly increasing times, so the first
-// key is written one float step before the time and the last at the time (docs/FORMAT-NOTES.md,
-// "Keys at equal times"). Returns the range and counts runs in `tally`.
-aem::KeyRange append_track(std::vector<TimedValue>& keys, double ticks_per_second, aem::Model& model,
-                           TrackTally& tally) {
-    const auto earlier = [](const TimedValue& a, const TimedValue& b) { return a.ticks < b.ticks; };
-    if (!std::is_sorted(keys.begin(), keys.end(), earlier)) {
-        std::stable_sort(keys.begin(), keys.end(), earlier);
-        ++tally.reordered;
-    }
-    aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()), 0};
-    const auto push = [&](float time, const Eigen::Vector4f& value) {
-        model.keyframes.push_back({time, value});
-        ++range.count;
-    };
-    for (size_t k = 0; k < keys.size();) {
-        const float time = seconds_from_ticks(keys[k].ticks, ticks_per_second);
-        size_t end = k + 1; // the run of keys at this time (in seconds)
-        while (end < keys.size() && seconds_from_ticks(keys[end].ticks, ticks_per_second) == time)
-            ++end;
-        if (!std::isfinite(time)) {
-            tally.dropped += end - k;
-        } else {
-            const float before = std::nextafter(time, -std::numeric_limits<float>::infinity());
-            const bool room = range.count == 0 || model.keyframes.back().time < before;
-            if (end - k > 1) {
-                ++tally.equal_time_runs;
-                if (room) push(before, keys[k].value);
-            }
-            push(time, keys[end - 1].value);
-        }
-        k = end;
-    }
-    return range;
-}
-
-std::vector<TimedValue> vector_keys(const assbin::KeyTrack<assbin::Vec3>& track, TrackTally& tally) {
-    std::vector<TimedValue> keys;
-    keys.reserve(track.keys.size());
-    for (const assbin::VectorKey& key : track.keys) {
-        if (!std::isfinite(key.time) || !key.value.allFinite()) {
-            ++tally.dropped;
-            continue;
-        }
-        keys.push_back({key.time, Eigen::Vector4f(key.value.x(), key.value.y(), key.value.z(), 0.0f)});
-    }
-    return keys;
-}
-
-std::vector<TimedValue> rotation_keys(const assbin::KeyTrack<assbin::Quaternion>& track, TrackTally& tally) {
-    std::vector<TimedValue> keys;
-    keys.reserve(track.keys.size());
-    for (const assbin::QuaternionKey& key : track.keys) {
-        // assbin::Quaternion is Eigen's: x(), y(), z(), w() by meaning, whatever the file order was.
-        const Eigen::Vector4d q(key.value.x(), key.value.y(), key.value.z(), key.value.w());
-        const double length = q.norm();
-        if (!std::isfinite(key.time) || !std::isfinite(length) || length < 1e-12) {
-            ++tally.dropped;
-            continue;
-        }
-        keys.push_back({key.time, (q / length).cast<float>()});
-    }
-    return keys;
-}
 
 aem::Keyframe rest_key(const Eigen::Vector3f& v) {
     return {0.0f, Eigen::Vector4f(v.x(), v.y(), v.z(), 0.0f)};
@@ -238,22 +150,25 @@ std::string animation_name(const assbin::Scene& scene, size_t a, const ConvertOp
 namespace {
 
 // A channel's three tracks as one sequence; a track without usable keys holds the rest pose.
-aem::Sequence channel_sequence(const assbin::NodeChannel& channel, double ticks_per_second,
-                               aem::Sequence rest_keys, RestKeys& rest, size_t bone, aem::Model& model,
-                               TrackTally& tally) {
-    const auto track = [&](std::vector<TimedValue> keys) -> std::optional<aem::KeyRange> {
-        const aem::KeyRange range = append_track(keys, ticks_per_second, model, tally);
-        return range.count > 0 ? std::optional(range) : std::nullopt;
+aem::Sequence channel_sequence(const ChannelKeys& keys, aem::Sequence rest_keys, RestKeys& rest, size_t bone,
+                               aem::Model& model) {
+    const auto track = [&](const std::vector<TimedKey>& timed) -> std::optional<aem::KeyRange> {
+        if (timed.empty()) return std::nullopt;
+        const aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()),
+                                  static_cast<uint32_t>(timed.size())};
+        for (const TimedKey& key : timed)
+            model.keyframes.push_back({key.time, key.value});
+        return range;
     };
-    const std::optional<aem::KeyRange> position = track(vector_keys(channel.positions, tally));
-    const std::optional<aem::KeyRange> rotation = track(rotation_keys(channel.rotations, tally));
-    const std::optional<aem::KeyRange> scale = track(vector_keys(channel.scalings, tally));
+    const std::optional<aem::KeyRange> position = track(keys.tracks[0]);
+    const std::optional<aem::KeyRange> rotation = track(keys.tracks[1]);
+    const std::optional<aem::KeyRange> scale = track(keys.tracks[2]);
     if (!position || !rotation || !scale) rest_keys = rest.of(bone, model);
     return {position.value_or(rest_keys.position), rotation.value_or(rest_keys.rotation),
             scale.value_or(rest_keys.scale)};
 }
 
-void report_tally(const assbin::Scene& scene, size_t a, const TrackTally& tally, Report& report) {
+void report_tally(const assbin::Scene& scene, size_t a, const KeyTally& tally, Report& report) {
     if (tally.dropped > 0) {
         report.warn(animation_label(scene, a) + ": " + std::to_string(tally.dropped) +
                     " keys with a non-finite time or value (or a zero quaternion) dropped");
@@ -271,10 +186,12 @@ void report_tally(const assbin::Scene& scene, size_t a, const TrackTally& tally,
 
 // Animation `a`: its record, then one sequence per bone in bone order.
 void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& skeleton,
-                       const ChannelTargets& channels, const ConvertOptions& options, RestKeys& rest,
+                       const PreparedScene& prepared, const ConvertOptions& options, RestKeys& rest,
                        aem::Model& model, Report& report) {
     const assbin::Animation& source = scene.animations[a];
-    const double tps = effective_ticks_per_second(source.ticks_per_second, options.default_ticks_per_second);
+    const ChannelTargets& channels = prepared.channels;
+    const AnimationKeys& keys = prepared.animations[a];
+    const double tps = keys.ticks_per_second;
     if (source.ticks_per_second != 0 && tps != source.ticks_per_second) {
         report.warn(animation_label(scene, a) + " says " + std::to_string(source.ticks_per_second) +
                     " ticks per second; played at " + std::to_string(tps));
@@ -284,7 +201,7 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
                                 std::isfinite(duration) ? duration : 0.0f,
                                 static_cast<uint32_t>(model.sequences.size())});
 
-    TrackTally tally;
+    KeyTally tally;
     const size_t first_sequence = model.sequences.size(); // one per bone, in bone order
     for (size_t b = 0; b < skeleton.bones.size(); ++b) {
         const uint32_t node = skeleton.bone_node[b];
@@ -294,20 +211,24 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
         }
         const auto found = channels.channel_of_node[a].find(node);
         const int32_t c = found == channels.channel_of_node[a].end() ? -1 : found->second;
-        model.sequences.push_back(c < 0 ? rest.of(b, model)
-                                        : channel_sequence(source.channels[static_cast<size_t>(c)], tps, {},
-                                                           rest, b, model, tally));
+        if (c < 0) {
+            model.sequences.push_back(rest.of(b, model));
+            continue;
+        }
+        const ChannelKeys& channel = keys.channels[static_cast<size_t>(c)];
+        tally += channel.tally;
+        model.sequences.push_back(channel_sequence(channel, {}, rest, b, model));
     }
     report_tally(scene, a, tally, report);
 }
 
 } // namespace
 
-void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const ChannelTargets& channels,
+void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
                         const ConvertOptions& options, aem::Model& model, Report& report) {
     RestKeys rest(skeleton);
     for (size_t a = 0; a < scene.animations.size(); ++a)
-        convert_animation(scene, a, skeleton, channels, options, rest, model, report);
+        convert_animation(scene, a, skeleton, prepared, options, rest, model, report);
 }
 
 } // namespace detail
