@@ -150,25 +150,10 @@ struct KeyTally {
     size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
     size_t reordered = 0;       // tracks whose keys were not in time order
     size_t equal_time_runs = 0; // times that carry several keys
-    KeyTally& operator+=(const KeyTally& other) {
-        dropped += other.dropped;
-        reordered += other.reordered;
-        equal_time_runs += other.equal_time_runs;
-        return *this;
-    }
 };
 
-// One channel's tracks in strictly increasing times: [0] translation, [1] rotation, [2] scale; a
-// track without a usable key is empty.
-struct ChannelKeys {
-    std::array<std::vector<TimedKey>, 3> tracks;
-    KeyTally tally; // what making them met (a writer counts it for each node the channel drives)
-};
-
-struct AnimationKeys {
-    double ticks_per_second = 0;       // the animation's own, or options.default_ticks_per_second
-    std::vector<ChannelKeys> channels; // per channel of the animation; filled for those that drive a node
-};
+// A channel's key tracks.
+enum class KeyTrack { Translation, Rotation, Scale };
 
 // ---- sort_faces.cpp: a mesh's faces by kind, the same for every writer ----
 
@@ -288,8 +273,8 @@ VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Repor
 
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
 // transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
-// faces sorted, every skinned mesh's bone weights grouped by vertex, and the keys of every channel
-// that drives a node in seconds. Each writer (AEM 2024 and 2025 in
+// faces sorted, every skinned mesh's bone weights grouped by vertex, and the animations' timing
+// (with track_keys, every channel's keys in seconds). Each writer (AEM 2024 and 2025 in
 // convert.cpp, glTF in gltf/) takes what it needs from here: AEM bakes the triangles into model space and
 // flattens the tree into bones; glTF keeps the tree and writes the lines and points too. Welding and ordering
 // stay with the writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
@@ -299,7 +284,10 @@ struct PreparedScene {
     std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
     // Per dump mesh: its weights grouped by vertex (group_weights), for a mesh with bones and vertices.
     std::vector<std::optional<VertexWeights>> weights;
-    std::vector<AnimationKeys> animations; // per dump animation
+    // Per dump animation: its ticks per second (its own, or options.default_ticks_per_second). The
+    // keys themselves are made track by track as a writer lays them out (track_keys), so that they
+    // are never all held twice beside the dump's and the output's.
+    std::vector<double> ticks_per_second;
 };
 
 // Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
@@ -446,9 +434,10 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
                         const ConvertOptions& options, aem::Model& model, Report& report);
 
-// key_tracks.cpp: the keys of every channel that drives a node (ChannelTargets), per animation.
-std::vector<AnimationKeys> prepare_key_tracks(const assbin::Scene& scene, const ChannelTargets& channels,
-                                              const ConvertOptions& options);
+// key_tracks.cpp: one track of channel `channel` of animation `animation` as every writer plays it,
+// in strictly increasing times (empty: no usable key); what making it met is added to `tally`.
+std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
+                                 size_t channel, KeyTrack track, KeyTally& tally);
 
 // "animation 2 'Walk'": how messages name an animation.
 std::string animation_label(const assbin::Scene& scene, size_t animation);

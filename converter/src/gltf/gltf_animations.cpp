@@ -100,7 +100,6 @@ void write_animations(Build& build) {
     size_t empty = 0, behaviours = 0;
     for (size_t a = 0; a < build.scene.animations.size(); ++a) {
         const assbin::Animation& animation = build.scene.animations[a];
-        const detail::AnimationKeys& keys = build.animations[a];
         std::string samplers, channels;
         size_t sampler_count = 0;
         // The nodes in order, so that the file is the same from run to run.
@@ -113,10 +112,9 @@ void write_animations(Build& build) {
             const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
             behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
                            channel.post_state == 3);
-            const detail::ChannelKeys& tracks = keys.channels[static_cast<size_t>(c)];
-            tally.keys += tracks.tally;
-            const auto add = [&](const std::vector<detail::TimedKey>& timed, const char* path,
-                                 bool rotation) {
+            const auto add = [&](detail::KeyTrack track, const char* path, bool rotation) {
+                const std::vector<detail::TimedKey> timed = detail::track_keys(
+                    build.scene, build.prepared, a, static_cast<size_t>(c), track, tally.keys);
                 std::vector<float> times, values;
                 timeline(timed, rotation, times, values, tally);
                 if (times.empty()) return;
@@ -139,9 +137,9 @@ void write_animations(Build& build) {
                             path + "\"}}";
                 ++sampler_count;
             };
-            add(tracks.tracks[0], "translation", false);
-            add(tracks.tracks[1], "rotation", true);
-            add(tracks.tracks[2], "scale", false);
+            add(detail::KeyTrack::Translation, "translation", false);
+            add(detail::KeyTrack::Rotation, "rotation", true);
+            add(detail::KeyTrack::Scale, "scale", false);
         }
         if (sampler_count == 0) {
             ++empty;

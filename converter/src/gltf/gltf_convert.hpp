@@ -48,7 +48,7 @@ struct Build {
     Build(const assbin::Scene& s, const ConvertOptions& o, Report& r, ConvertStats& st,
           detail::PreparedScene& p)
         : scene(s), options(o), report(r), stats(st), graph(p.graph), channels(p.channels), faces(p.faces),
-          weights(p.weights), animations(p.animations) {}
+          weights(p.weights), prepared(p) {}
 
     const assbin::Scene& scene;
     const ConvertOptions& options;
@@ -59,11 +59,11 @@ struct Build {
     const detail::ChannelTargets& channels;
     std::vector<detail::MeshFaces>& faces; // per dump mesh, sorted (write_meshes takes them)
     const std::vector<std::optional<detail::VertexWeights>>& weights; // per dump mesh with bones
-    const std::vector<detail::AnimationKeys>& animations;             // per dump animation: its keys
-    std::vector<Node> nodes;                                          // glTF nodes, written last
-    std::vector<MeshOut> meshes;                                      // per dump mesh
-    std::vector<uint32_t> node_of;    // per dump node: its glTF node (TRS, or the outer of two)
-    std::vector<uint32_t> content_of; // per dump node: the glTF node its children and meshes hang from
+    const detail::PreparedScene& prepared; // the whole of it (channel_keys reads the timing)
+    std::vector<Node> nodes;               // glTF nodes, written last
+    std::vector<MeshOut> meshes;           // per dump mesh
+    std::vector<uint32_t> node_of;         // per dump node: its glTF node (TRS, or the outer of two)
+    std::vector<uint32_t> content_of;      // per dump node: the glTF node its children and meshes hang from
     std::vector<TextureFile>* files = nullptr; // .gltf: images beside it (nullptr: inside the .glb)
     std::string file_stem;                     // names of files beside a .gltf
     size_t inconsistent_skins = 0;             // skinned placements whose rest pose is not the bind pose

@@ -1,5 +1,5 @@
 // Rule 5 for AEM: channels matched to nodes (for every writer), then each animation as one sequence
-// per bone of the channel keys key_tracks.cpp prepared (quaternions stored as (x, y, z, w)), and a
+// per bone of the channel keys key_tracks.cpp makes (quaternions stored as (x, y, z, w)), and a
 // rest-pose key for every bone an animation leaves alone.
 // Cost: channels matched to nodes by the node graph's table of names and kept per animation for the
 // nodes they name only (linear in channels and nodes); keys copied once (a million keys in well
@@ -149,10 +149,11 @@ std::string animation_name(const assbin::Scene& scene, size_t a, const ConvertOp
 
 namespace {
 
-// A channel's three tracks as one sequence; a track without usable keys holds the rest pose.
-aem::Sequence channel_sequence(const ChannelKeys& keys, aem::Sequence rest_keys, RestKeys& rest, size_t bone,
-                               aem::Model& model) {
-    const auto track = [&](const std::vector<TimedKey>& timed) -> std::optional<aem::KeyRange> {
+// Channel `c`'s three tracks as one sequence; a track without usable keys holds the rest pose.
+aem::Sequence channel_sequence(const assbin::Scene& scene, const PreparedScene& prepared, size_t a, size_t c,
+                               RestKeys& rest, size_t bone, aem::Model& model, KeyTally& tally) {
+    const auto track = [&](KeyTrack which) -> std::optional<aem::KeyRange> {
+        const std::vector<TimedKey> timed = track_keys(scene, prepared, a, c, which, tally);
         if (timed.empty()) return std::nullopt;
         const aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()),
                                   static_cast<uint32_t>(timed.size())};
@@ -160,9 +161,10 @@ aem::Sequence channel_sequence(const ChannelKeys& keys, aem::Sequence rest_keys,
             model.keyframes.push_back({key.time, key.value});
         return range;
     };
-    const std::optional<aem::KeyRange> position = track(keys.tracks[0]);
-    const std::optional<aem::KeyRange> rotation = track(keys.tracks[1]);
-    const std::optional<aem::KeyRange> scale = track(keys.tracks[2]);
+    const std::optional<aem::KeyRange> position = track(KeyTrack::Translation);
+    const std::optional<aem::KeyRange> rotation = track(KeyTrack::Rotation);
+    const std::optional<aem::KeyRange> scale = track(KeyTrack::Scale);
+    aem::Sequence rest_keys;
     if (!position || !rotation || !scale) rest_keys = rest.of(bone, model);
     return {position.value_or(rest_keys.position), rotation.value_or(rest_keys.rotation),
             scale.value_or(rest_keys.scale)};
@@ -190,8 +192,7 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
                        aem::Model& model, Report& report) {
     const assbin::Animation& source = scene.animations[a];
     const ChannelTargets& channels = prepared.channels;
-    const AnimationKeys& keys = prepared.animations[a];
-    const double tps = keys.ticks_per_second;
+    const double tps = prepared.ticks_per_second[a];
     if (source.ticks_per_second != 0 && tps != source.ticks_per_second) {
         report.warn(animation_label(scene, a) + " says " + std::to_string(source.ticks_per_second) +
                     " ticks per second; played at " + std::to_string(tps));
@@ -215,9 +216,8 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
             model.sequences.push_back(rest.of(b, model));
             continue;
         }
-        const ChannelKeys& channel = keys.channels[static_cast<size_t>(c)];
-        tally += channel.tally;
-        model.sequences.push_back(channel_sequence(channel, {}, rest, b, model));
+        model.sequences.push_back(
+            channel_sequence(scene, prepared, a, static_cast<size_t>(c), rest, b, model, tally));
     }
     report_tally(scene, a, tally, report);
 }

@@ -6,7 +6,8 @@
 // key; at the time and after, the run's last key holds; keys between them are never seen. AEM and
 // glTF both need strictly increasing times, so the first key is written one float step before the
 // time and the last at the time (docs/FORMAT-NOTES.md, "Keys at equal times").
-// Cost: one pass per track, a sort (k log k) only where a track is out of order.
+// Made track by track as a writer lays them out (never all at once). Cost: one pass per track, a sort
+// (k log k) only where a track is out of order.
 #include "pipeline.hpp"
 
 #include <algorithm>
@@ -86,31 +87,13 @@ std::string animation_label(const assbin::Scene& scene, size_t animation) {
     return "animation " + std::to_string(animation) + " " + quote_name(scene.animations[animation].name);
 }
 
-std::vector<AnimationKeys> prepare_key_tracks(const assbin::Scene& scene, const ChannelTargets& channels,
-                                              const ConvertOptions& options) {
-    std::vector<AnimationKeys> animations(scene.animations.size());
-    for (size_t a = 0; a < scene.animations.size(); ++a) {
-        const assbin::Animation& source = scene.animations[a];
-        AnimationKeys& out = animations[a];
-        out.ticks_per_second =
-            effective_ticks_per_second(source.ticks_per_second, options.default_ticks_per_second);
-        out.channels.resize(source.channels.size());
-        std::vector<uint8_t> drives(source.channels.size(), 0);
-        for (const auto& [node, c] : channels.channel_of_node[a])
-            drives[static_cast<size_t>(c)] = 1;
-        for (size_t c = 0; c < source.channels.size(); ++c) {
-            if (!drives[c]) continue;
-            const assbin::NodeChannel& channel = source.channels[c];
-            ChannelKeys& keys = out.channels[c];
-            std::vector<TimedValue> positions = vector_keys(channel.positions, keys.tally);
-            keys.tracks[0] = timeline(positions, out.ticks_per_second, keys.tally);
-            std::vector<TimedValue> rotations = rotation_keys(channel.rotations, keys.tally);
-            keys.tracks[1] = timeline(rotations, out.ticks_per_second, keys.tally);
-            std::vector<TimedValue> scalings = vector_keys(channel.scalings, keys.tally);
-            keys.tracks[2] = timeline(scalings, out.ticks_per_second, keys.tally);
-        }
-    }
-    return animations;
+std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
+                                 size_t channel, KeyTrack track, KeyTally& tally) {
+    const assbin::NodeChannel& source = scene.animations[animation].channels[channel];
+    std::vector<TimedValue> keys = track == KeyTrack::Rotation      ? rotation_keys(source.rotations, tally)
+                                   : track == KeyTrack::Translation ? vector_keys(source.positions, tally)
+                                                                    : vector_keys(source.scalings, tally);
+    return timeline(keys, prepared.ticks_per_second[animation], tally);
 }
 
 } // namespace assbin::converter::detail
