@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -275,6 +276,84 @@ BOOST_AUTO_TEST_CASE(the_mapping_rules_on_a_crafted_scene) {
     BOOST_TEST(lights[0]["color"][1].get<double>() == 0.5);
     const auto used = j["extensionsUsed"].get<std::vector<std::string>>();
     BOOST_TEST((std::find(used.begin(), used.end(), "KHR_lights_punctual") != used.end()));
+}
+
+// --quantize stores UVs that leave 0..1 as 12-bit steps across their (material, set) range, with the
+// dequantization composed into every texture's KHR_texture_transform on that set (after the dump's
+// own transform), so that a texture is looked up where the float file looks it up. Three materials:
+// plain (two meshes: one inside 0..1, one far outside), with an aiUVTransform, and with a rotated
+// one, whose UVs stay float (the composition would depend on the direction of rotation).
+BOOST_AUTO_TEST_CASE(quantized_uvs_outside_0_1_carry_their_range_in_the_texture_transform) {
+    SceneSpec spec;
+    const auto quad = [](std::vector<F3> uvs, uint32_t material) {
+        MeshSpec mesh;
+        mesh.positions = std::vector<F3>{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+        mesh.uvs.push_back({2, std::move(uvs)});
+        mesh.faces = {{0, 1, 2}, {0, 2, 3}};
+        mesh.material_index = material;
+        return mesh;
+    };
+    spec.meshes.push_back(quad({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 0));
+    spec.meshes.push_back(quad({{-1, -2, 0}, {3, -2, 0}, {3, 5, 0}, {-1, 5, 0}}, 0));
+    spec.meshes.push_back(quad({{0, 0, 0}, {4, 0, 0}, {4, 4, 0}, {0, 4, 0}}, 1));
+    spec.meshes.push_back(quad({{0, 0, 0}, {4, 0, 0}, {4, 4, 0}, {0, 4, 0}}, 2));
+    spec.root = make_node("root", {0, 1, 2, 3});
+    const auto textured = [](std::vector<float> transform) {
+        MaterialSpec material{{prop_string("?mat.name", "m"), prop_string("$tex.file", "*0", 0, 1)}, {}};
+        if (!transform.empty()) material.properties.push_back(prop_floats("$tex.uvtrafo", transform, 1));
+        return material;
+    };
+    spec.materials = {textured({}), textured({0.1f, 0.2f, 2.0f, 3.0f, 0.0f}),
+                      textured({0.0f, 0.0f, 1.0f, 1.0f, 0.5f})};
+    Bytes pixels(16);
+    for (size_t k = 0; k < pixels.size(); ++k)
+        pixels[k] = std::byte(40 + 13 * k);
+    spec.textures = {argb_texture(2, 2, pixels)};
+    const assbin::Scene scene = assbin::read_scene(build_dump(spec, WriterProfile::p5()).bytes);
+    const auto plain = to_glb(scene), quantized = to_glb(scene, true);
+    const gltf::Document plain_doc = gltf::Document::from_glb(plain.encoded);
+    const gltf::Document small_doc = gltf::Document::from_glb(quantized.encoded);
+    BOOST_TEST(gltf_counts_differ(scene, quantized, small_doc) == "");
+    const auto required = small_doc.json()["extensionsRequired"].get<std::vector<std::string>>();
+    BOOST_TEST((std::find(required.begin(), required.end(), "KHR_texture_transform") != required.end()));
+    BOOST_TEST(quantized.gltf_origins == plain.gltf_origins); // the same vertices in the same order
+
+    // Where a primitive of `doc` looks its base colour texture up, per vertex: the UVs through the
+    // transform, as the extension's specification writes it (no rotation here but the float one).
+    const auto lookups = [](const gltf::Document& doc, size_t mesh) {
+        const nlohmann::json& primitive = doc.json()["meshes"][mesh]["primitives"][0];
+        const nlohmann::json& info = doc.json()["materials"][primitive["material"].get<size_t>()]
+                                               ["pbrMetallicRoughness"]["baseColorTexture"];
+        const nlohmann::json transform = info.contains("extensions")
+                                             ? info["extensions"]["KHR_texture_transform"]
+                                             : nlohmann::json::object();
+        const std::vector<double> offset = transform.value("offset", std::vector<double>{0, 0});
+        const std::vector<double> scale = transform.value("scale", std::vector<double>{1, 1});
+        const double rotation = transform.value("rotation", 0.0);
+        std::vector<double> uvs = doc.accessor(primitive["attributes"]["TEXCOORD_0"].get<size_t>());
+        for (size_t v = 0; v < uvs.size(); v += 2) {
+            const double u = uvs[v] * scale[0], t = uvs[v + 1] * scale[1];
+            uvs[v] = std::cos(rotation) * u - std::sin(rotation) * t + offset[0];
+            uvs[v + 1] = std::sin(rotation) * u + std::cos(rotation) * t + offset[1];
+        }
+        return uvs;
+    };
+    const auto uv_type = [](const gltf::Document& doc, size_t mesh) {
+        const nlohmann::json& primitive = doc.json()["meshes"][mesh]["primitives"][0];
+        return doc.json()["accessors"][primitive["attributes"]["TEXCOORD_0"].get<size_t>()]["componentType"]
+            .get<int>();
+    };
+    const double extents[] = {7, 7, 4 * 3, 4}; // the largest lookup range per mesh (v' = 1 - v; scale 3)
+    for (size_t m = 0; m < 4; ++m) {
+        BOOST_TEST_CONTEXT("mesh " << m) {
+            BOOST_TEST(uv_type(small_doc, m) == (m == 3 ? 5126 : 5123)); // the rotated set stays float
+            const std::vector<double> want = lookups(plain_doc, m), got = lookups(small_doc, m);
+            BOOST_TEST_REQUIRE(got.size() == want.size());
+            for (size_t k = 0; k < got.size(); ++k)
+                BOOST_TEST(std::abs(got[k] - want[k]) <= extents[m] / 4095, // one 12-bit step
+                           k << ": " << got[k] << " vs " << want[k]);
+        }
+    }
 }
 
 // Khronos's glTF-Validator reports no error and no warning on any fixture, as .glb, as .gltf,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "support/dump_builder.hpp"
 #include "support/fixtures.hpp"
 #include "support/skip.hpp"
 
@@ -165,6 +166,44 @@ BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
     BOOST_TEST(missing.exit_code == 2);
     BOOST_TEST(missing.err.find("--anim: no animation \"7\" (the file has 1 animation)") != std::string::npos,
                missing.err);
+}
+
+// --quantize moves UVs that leave 0..1 into their texture's KHR_texture_transform, and `render` applies
+// it: a quad tiled 4 x 3 times with a 2 x 2 chequer draws the same from the dump, the float .glb and the
+// quantized .glb (drawn without the transform, the quantized file would show one tile).
+BOOST_AUTO_TEST_CASE(a_quantized_gltf_with_uvs_outside_0_1_draws_as_its_dump) {
+    using namespace assbin_test;
+    SceneSpec spec;
+    MeshSpec quad;
+    quad.positions = std::vector<F3>{{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    quad.normals = std::vector<F3>{{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    quad.uvs.push_back({2, {{0, 0, 0}, {4, 0, 0}, {4, 3, 0}, {0, 3, 0}}});
+    quad.faces = {{0, 1, 2}, {0, 2, 3}};
+    spec.meshes.push_back(quad);
+    spec.root = make_node("root", {0});
+    spec.materials.push_back(
+        {{prop_string("?mat.name", "chequer"), prop_string("$tex.file", "*0", 0, 1)}, {}});
+    Bytes chequer(16, std::byte{255}); // b, g, r, a: white, black / black, white
+    for (const size_t dark : {4, 8})
+        std::fill_n(chequer.begin() + static_cast<std::ptrdiff_t>(dark), 3, std::byte{0});
+    spec.textures = {argb_texture(2, 2, chequer)};
+    const TempDir temp;
+    const std::string tiled = (temp.path() / "tiled.assbin").string();
+    const Bytes bytes = build_dump(spec, WriterProfile::p5()).bytes;
+    std::ofstream(tiled, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    const std::vector<std::string> view{"--size", "160x120", "--view", "front"};
+    const Image from_dump = render(temp, tiled, view);
+    for (const bool quantize : {false, true}) {
+        BOOST_TEST_CONTEXT((quantize ? "quantized" : "float")) {
+            const std::string glb = (temp.path() / (quantize ? "q.glb" : "f.glb")).string();
+            std::vector<std::string> convert{"convert", tiled, "-o", glb};
+            if (quantize) convert.push_back("--quantize");
+            const auto run = run_cli(convert);
+            BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+            BOOST_TEST(share_different(render(temp, glb, view), from_dump, 8) <= 0.005);
+        }
+    }
 }
 
 // A glTF file that lies (an accessor of 10^12 elements over 36 bytes, a URI to nowhere) is refused

@@ -319,6 +319,39 @@ std::vector<NodeTransform> node_transforms(const GltfFile& file, const GltfPose*
     return locals;
 }
 
+// How a material's base colour texture reads its UVs: the set (texCoord) and KHR_texture_transform
+// (offset, rotation, scale; the matrix as the extension's specification writes it in GLSL).
+struct UvMapping {
+    size_t set = 0;
+    Eigen::Matrix<float, 2, 3> transform = Eigen::Matrix<float, 2, 3>::Identity();
+};
+
+UvMapping uv_mapping_of(const json& info) {
+    UvMapping mapping;
+    if (info.contains("texCoord") && info["texCoord"].is_number_unsigned())
+        mapping.set = info["texCoord"].get<size_t>();
+    const json* extension = nullptr;
+    if (info.contains("extensions") && info["extensions"].contains("KHR_texture_transform"))
+        extension = &info["extensions"]["KHR_texture_transform"];
+    if (!extension || !extension->is_object()) return mapping;
+    const auto pair = [&](const char* key, float fallback) {
+        const json& value = extension->value(key, json::array());
+        return value.is_array() && value.size() == 2 && value[0].is_number() && value[1].is_number()
+                   ? Eigen::Vector2f(value[0].get<float>(), value[1].get<float>())
+                   : Eigen::Vector2f(fallback, fallback);
+    };
+    const Eigen::Vector2f offset = pair("offset", 0), scale = pair("scale", 1);
+    const json& angle = extension->value("rotation", json(0));
+    const float rotation = angle.is_number() ? angle.get<float>() : 0.0f;
+    Eigen::Matrix2f turn;
+    turn << std::cos(rotation), -std::sin(rotation), std::sin(rotation), std::cos(rotation);
+    mapping.transform.leftCols<2>() = turn * scale.asDiagonal();
+    mapping.transform.col(2) = offset;
+    if (extension->contains("texCoord") && (*extension)["texCoord"].is_number_unsigned())
+        mapping.set = (*extension)["texCoord"].get<size_t>();
+    return mapping;
+}
+
 } // namespace
 
 bool is_gltf_file(const std::filesystem::path& path) {
@@ -343,9 +376,11 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
     model.materials.resize(materials.size() + 1, aem::Material{0, 0, 0, aem::kMaterialOpaque});
     // (the last material: primitives without one)
     std::map<size_t, int32_t> texture_of_image;
+    std::vector<UvMapping> uv_mapping(materials.size() + 1);
     for (size_t m = 0; m < materials.size(); ++m) {
         const json& pbr = materials[m].value("pbrMetallicRoughness", json::object());
         if (!pbr.contains("baseColorTexture")) continue;
+        uv_mapping[m] = uv_mapping_of(pbr["baseColorTexture"]);
         const size_t texture = pbr["baseColorTexture"].at("index").get<size_t>();
         const json& source = doc.at("textures").at(texture);
         if (!source.contains("source")) continue;
@@ -410,7 +445,10 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
             const size_t count = positions.size() / 3;
             std::vector<float> normals, uvs, joints, weights;
             if (attributes.contains("NORMAL")) normals = file.floats(attributes["NORMAL"].get<size_t>());
-            if (attributes.contains("TEXCOORD_0")) uvs = file.floats(attributes["TEXCOORD_0"].get<size_t>());
+            const size_t material = primitive.value("material", materials.size());
+            const UvMapping& mapping = uv_mapping[std::min(material, materials.size())];
+            const std::string uv_name = "TEXCOORD_" + std::to_string(mapping.set);
+            if (attributes.contains(uv_name)) uvs = file.floats(attributes[uv_name].get<size_t>());
             const bool skinned =
                 !joint_matrix.empty() && attributes.contains("JOINTS_0") && attributes.contains("WEIGHTS_0");
             if (skinned) {
@@ -438,8 +476,8 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
                                      Eigen::Vector3f(normals[3 * v], normals[3 * v + 1], normals[3 * v + 2]))
                                         .normalized();
                 }
-                if (2 * v + 1 < uvs.size())
-                    vertex.uv = {uvs[2 * v], uvs[2 * v + 1]}; // top-left origin, as the 2025 layout's
+                if (2 * v + 1 < uvs.size()) // top-left origin, as the 2025 layout's
+                    vertex.uv = mapping.transform * Eigen::Vector3f(uvs[2 * v], uvs[2 * v + 1], 1);
                 model.vertices.push_back(vertex);
             }
             std::vector<float> indices;
@@ -458,7 +496,6 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
                 for (size_t k = 0; k < 3; ++k)
                     model.indices.push_back(first + static_cast<uint32_t>(indices[i + k]));
             }
-            const size_t material = primitive.value("material", materials.size());
             model.meshes.push_back({first_index, static_cast<uint32_t>(model.indices.size() - first_index),
                                     static_cast<uint32_t>(std::min(material, materials.size()))});
             // Without normals, flat ones (what glTF viewers draw): each triangle gets its own corners.

@@ -10,7 +10,9 @@
 
 #include <Eigen/Geometry>
 
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +33,18 @@ struct MeshOut {
     // identity otherwise. Applied by the node holding the mesh (or folded into a skin's matrices).
     Eigen::Vector3d dequantize_offset = Eigen::Vector3d::Zero();
     double dequantize_scale = 1;
+};
+
+// --quantize: the range of one UV set over every mesh a dump material draws. Where it leaves 0..1,
+// that set is stored as 12-bit steps across the range and every texture of the material on the set
+// carries the dequantization in its KHR_texture_transform (`carried`, set by the material writer; a
+// set whose textures are rotated, or whose images are all missing, stays float).
+struct UvRange {
+    std::array<float, 2> lo = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    std::array<float, 2> hi = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest()};
+    bool carried = false;
+    bool leaves_unit_square() const { return lo[0] < 0 || lo[1] < 0 || hi[0] > 1 || hi[1] > 1; }
+    double extent(size_t axis) const { return hi[axis] > lo[axis] ? double(hi[axis]) - lo[axis] : 1.0; }
 };
 
 // A glTF node before it is written (children are known only once every node is made).
@@ -62,8 +76,10 @@ struct Build {
     const detail::PreparedScene& prepared; // the whole of it (channel_keys reads the timing)
     std::vector<Node> nodes;               // glTF nodes, written last
     std::vector<MeshOut> meshes;           // per dump mesh
-    std::vector<uint32_t> node_of;         // per dump node: its glTF node (TRS, or the outer of two)
-    std::vector<uint32_t> content_of;      // per dump node: the glTF node its children and meshes hang from
+    // options.quantize: per dump material, per UV set (empty otherwise).
+    std::vector<std::array<UvRange, assbin::kMaxUvChannels>> uv_ranges;
+    std::vector<uint32_t> node_of;    // per dump node: its glTF node (TRS, or the outer of two)
+    std::vector<uint32_t> content_of; // per dump node: the glTF node its children and meshes hang from
     std::vector<TextureFile>* files = nullptr; // .gltf: images beside it (nullptr: inside the .glb)
     std::string file_stem;                     // names of files beside a .gltf
     size_t inconsistent_skins = 0;             // skinned placements whose rest pose is not the bind pose

@@ -205,25 +205,71 @@ struct Materials::State {
         std::string info = "{\"index\":" + std::to_string(at->second);
         if (set != 0) info += ",\"texCoord\":" + std::to_string(set);
         info += extra;
-        info += transform(material, type, set);
+        info += transform(material, m, type, set);
         return info + "}";
     }
 
-    // KHR_texture_transform from Assimp's aiUVTransform ($tex.uvtrafo), inverting the mapping
-    // Assimp's own glTF importer applies (its v axis is flipped relative to glTF's).
-    std::string transform(const assbin::Material& material, uint32_t type, uint32_t set) {
+    // Assimp's aiUVTransform of texture slot `type` ($tex.uvtrafo: translation, scaling, rotation), or
+    // nullopt when it has none, an unreadable one, or the identity.
+    static std::optional<std::array<double, 5>> uv_transform(const assbin::Material& material,
+                                                             uint32_t type) {
         const assbin::MaterialProperty* property = material.find("$tex.uvtrafo", type, 0);
-        if (!property || property->data.size() != 20) return "";
+        if (!property || property->data.size() != 20) return std::nullopt;
         float t[5];
         std::memcpy(t, property->data.data(), 20);
-        const double tx = t[0], ty = t[1], sx = t[2], sy = t[3], rotation = t[4];
-        for (const double v : {tx, ty, sx, sy, rotation})
-            if (!std::isfinite(v)) return "";
-        if (tx == 0 && ty == 0 && sx == 1 && sy == 1 && rotation == 0) return "";
-        const double c = std::cos(-rotation), s = std::sin(-rotation);
-        const double ox = tx - 0.5 * sx * (-c + s + 1);
-        const double oy = 1 - sy + 0.5 * sy * (s + c - 1) - ty;
-        build.doc.use_extension("KHR_texture_transform");
+        std::array<double, 5> out;
+        for (size_t k = 0; k < 5; ++k) {
+            out[k] = t[k];
+            if (!std::isfinite(out[k])) return std::nullopt;
+        }
+        if (out == std::array<double, 5>{0, 0, 1, 1, 0}) return std::nullopt;
+        return out;
+    }
+
+    // --quantize: the range of UV set `set` of dump material `m` when its UVs leave 0..1 and every
+    // texture of the material on that set can carry the dequantization; else nullptr (the set stays
+    // float). A rotated texture cannot: the composition would depend on the direction of rotation,
+    // which viewers disagree on.
+    UvRange* quantized_range(const assbin::Material& material, uint32_t m, uint32_t set) {
+        if (build.uv_ranges.empty() || set >= assbin::kMaxUvChannels) return nullptr;
+        UvRange& range = build.uv_ranges[m][set];
+        if (!range.leaves_unit_square()) return nullptr;
+        for (const assbin::MaterialProperty& property : material.properties) {
+            if (property.key != "$tex.file") continue;
+            const double uses = std::max(0.0, number(material, "$tex.uvwsrc", property.semantic).value_or(0));
+            const std::optional<std::array<double, 5>> t = uv_transform(material, property.semantic);
+            if (uses == set && t && (*t)[4] != 0) return nullptr;
+        }
+        return &range;
+    }
+
+    // KHR_texture_transform for slot `type` of dump material `m` on UV set `set`, or "" for none:
+    // the aiUVTransform, inverting the mapping Assimp's own glTF importer applies (its v axis is
+    // flipped relative to glTF's); then, for a set quantized across its range, the dequantization
+    // uv = lo + extent · q composed after it: T(o)·S·T(lo)·S(extent) = T(o + S·lo)·S·S(extent).
+    std::string transform(const assbin::Material& material, uint32_t m, uint32_t type, uint32_t set) {
+        double ox = 0, oy = 0, sx = 1, sy = 1, rotation = 0;
+        const std::optional<std::array<double, 5>> dump = uv_transform(material, type);
+        if (dump) {
+            const auto [tx, ty, scale_x, scale_y, angle] = *dump;
+            sx = scale_x;
+            sy = scale_y;
+            rotation = angle;
+            const double c = std::cos(-rotation), s = std::sin(-rotation);
+            ox = tx - 0.5 * sx * (-c + s + 1);
+            oy = 1 - sy + 0.5 * sy * (s + c - 1) - ty;
+        }
+        UvRange* range = quantized_range(material, m, set);
+        if (!dump && !range) return "";
+        if (range) {
+            ox += sx * range->lo[0];
+            oy += sy * range->lo[1];
+            sx *= range->extent(0);
+            sy *= range->extent(1);
+            range->carried = true;
+        }
+        // Required where it dequantizes: a viewer without it would draw the texture wrongly.
+        build.doc.use_extension("KHR_texture_transform", range != nullptr);
         std::string out = ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":[" + json_number(ox) + "," +
                           json_number(oy) + "],\"scale\":[" + json_number(sx) + "," + json_number(sy) + "]";
         if (rotation != 0) out += ",\"rotation\":" + json_number(rotation);

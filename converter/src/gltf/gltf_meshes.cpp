@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace assbin::converter::gltf {
@@ -154,6 +155,43 @@ void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, T
     }
 }
 
+// The UV channels glTF gets: channels are contiguous, so one whose length is not the vertex count
+// ends them.
+std::span<const assbin::UvChannel> usable_uv_channels(const assbin::Mesh& mesh) {
+    const size_t n = mesh.positions ? mesh.positions->values.size() : 0;
+    size_t usable = 0;
+    while (usable < mesh.uv_channels.size() && mesh.uv_channels[usable].values.size() == n)
+        ++usable;
+    return std::span<const assbin::UvChannel>(mesh.uv_channels.data(), usable);
+}
+
+// A dump UV as glTF holds it: v' = 1 - v (glTF's top-left origin), a value not finite as 0.
+Vec2 gltf_uv(const assbin::UvChannel& channel, size_t v) {
+    const auto finite = [](float value) { return std::isfinite(value) ? value : 0.0f; };
+    const float t = channel.component_count >= 2 ? finite(channel.values[v].y()) : 0.0f;
+    return {finite(channel.values[v].x()), 1.0f - t};
+}
+
+// --quantize: the range of each UV set over the meshes of each dump material (what the material
+// writer composes into the textures' transforms before any mesh is written).
+void measure_uv_ranges(Build& build) {
+    build.uv_ranges.assign(build.scene.materials.size(), {});
+    for (const assbin::Mesh& mesh : build.scene.meshes) {
+        if (mesh.material_index >= build.uv_ranges.size()) continue; // refused before: never here
+        const std::span<const assbin::UvChannel> channels = usable_uv_channels(mesh);
+        for (size_t s = 0; s < channels.size() && s < assbin::kMaxUvChannels; ++s) {
+            UvRange& range = build.uv_ranges[mesh.material_index][s];
+            for (size_t v = 0; v < channels[s].values.size(); ++v) {
+                const Vec2 uv = gltf_uv(channels[s], v);
+                for (size_t c = 0; c < 2; ++c) {
+                    range.lo[c] = std::min(range.lo[c], uv[c]);
+                    range.hi[c] = std::max(range.hi[c], uv[c]);
+                }
+            }
+        }
+    }
+}
+
 SourceVertices read_source(Build& build, uint32_t m, Tally& tally) {
     const assbin::Mesh& mesh = build.scene.meshes[m];
     SourceVertices source;
@@ -182,13 +220,12 @@ SourceVertices read_source(Build& build, uint32_t m, Tally& tally) {
         ++tally.non_finite_values;
         return 0.0f;
     };
-    for (const assbin::UvChannel& channel : mesh.uv_channels) {
-        if (channel.values.size() != n) break; // channels are contiguous: a broken one ends them
+    for (const assbin::UvChannel& channel : usable_uv_channels(mesh)) {
         std::vector<Vec2>& uvs = source.uvs.emplace_back(n);
         for (size_t v = 0; v < n; ++v) {
-            const float u = clean(channel.values[v].x());
-            const float t = channel.component_count >= 2 ? clean(channel.values[v].y()) : 0.0f;
-            uvs[v] = {u, 1.0f - t};
+            clean(channel.values[v].x()); // counted; gltf_uv makes it 0
+            if (channel.component_count >= 2) clean(channel.values[v].y());
+            uvs[v] = gltf_uv(channel, v);
         }
     }
     for (const assbin::VertexStream<assbin::Color4>& set : mesh.color_sets) {
@@ -429,13 +466,15 @@ uint32_t quantized_positions(Document& doc, const std::vector<Vec3>& positions, 
     return doc.add_padded_accessor(std::span<const uint16_t>(q), kUnsignedShort, "VEC3", 3, true, false);
 }
 
-// UVs within 0..1 as 12-bit values in normalized shorts; nullopt (kept as floats) when some lie outside.
-std::optional<uint32_t> quantized_uvs(Document& doc, const std::vector<Vec2>& uvs) {
+// UVs as 12-bit steps in normalized shorts: across 0..1, or across the (material, set) range its
+// textures' transforms carry (`range`); nullopt (kept as floats) when neither holds every UV.
+std::optional<uint32_t> quantized_uvs(Document& doc, const std::vector<Vec2>& uvs, const UvRange* range) {
     std::vector<uint16_t> q(uvs.size() * 2);
     for (size_t v = 0; v < uvs.size(); ++v)
         for (size_t c = 0; c < 2; ++c) {
-            const float u = uvs[v][c];
-            if (!(u >= 0.0f && u <= 1.0f)) return std::nullopt;
+            double u = uvs[v][c];
+            if (range) u = std::clamp((u - range->lo[c]) / range->extent(c), 0.0, 1.0); // within it
+            if (!(u >= 0.0 && u <= 1.0)) return std::nullopt;
             q[2 * v + c] = static_cast<uint16_t>(std::lround(std::lround(u * 4095.0) / 4095.0 * 65535.0));
         }
     return doc.add_accessor(std::span<const uint16_t>(q), kUnsignedShort, "VEC2", 2, kArrayBuffer, false,
@@ -465,7 +504,7 @@ uint32_t quantized_weights(Document& doc, const std::vector<Vec4>& weights, std:
 }
 
 std::string write_primitive(Build& build, Streams& streams, const std::vector<uint32_t>& indices, int mode,
-                            uint32_t material, const MeshOut& mesh) {
+                            uint32_t material, uint32_t dump_material, const MeshOut& mesh) {
     Document& doc = build.doc;
     const bool quantize = build.options.quantize;
     const auto floats = [](const auto& stream) {
@@ -488,7 +527,10 @@ std::string write_primitive(Build& build, Streams& streams, const std::vector<ui
                                                                   4, kArrayBuffer, false, true));
         }
         for (size_t s = 0; s < streams.uvs.size(); ++s) {
-            const std::optional<uint32_t> q = quantized_uvs(doc, streams.uvs[s]);
+            const UvRange* range = s < assbin::kMaxUvChannels && build.uv_ranges[dump_material][s].carried
+                                       ? &build.uv_ranges[dump_material][s]
+                                       : nullptr;
+            const std::optional<uint32_t> q = quantized_uvs(doc, streams.uvs[s], range);
             attributes +=
                 ",\"TEXCOORD_" + std::to_string(s) + "\":" +
                 std::to_string(q ? *q
@@ -564,6 +606,7 @@ std::string write_primitive(Build& build, Streams& streams, const std::vector<ui
 } // namespace
 
 void write_meshes(Build& build) {
+    if (build.options.quantize) measure_uv_ranges(build);
     Materials materials(build);
     materials.write_every_material();
     Tally tally;
@@ -605,7 +648,7 @@ void write_meshes(Build& build) {
             build.stats.vertices += streams.size();
             primitives.push_back(write_primitive(
                 build, streams, faces.triangles, 4,
-                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), out));
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), material, out));
         }
         for (auto [indices, mode] : {std::pair{&faces.lines, 1}, std::pair{&faces.points, 0}}) {
             if (indices->empty()) continue;
@@ -617,7 +660,7 @@ void write_meshes(Build& build) {
             (mode == 1 ? build.stats.lines : build.stats.points) += indices->size() / (mode == 1 ? 2 : 1);
             primitives.push_back(write_primitive(
                 build, streams, *indices, mode,
-                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), out));
+                materials.for_primitive(material, static_cast<uint32_t>(streams.uvs.size())), material, out));
         }
         if (primitives.empty()) {
             ++build.stats.meshes_omitted;
