@@ -237,6 +237,21 @@ ChannelTargets match_channels(const assbin::Scene& scene, const NodeGraph& graph
 
 // ---- skeleton.cpp: bones from the hierarchy; weights.cpp: per-vertex weights ----
 
+// The node a mesh bone binds, decided once for every writer: the one node of the bone's name, when
+// its offset matrix is finite; else none, and why (each writer says it in its own words, and gives
+// the bone's weights to the vertices' other bones). AEM makes its bones from these nodes, glTF its
+// joints.
+struct BoneTarget {
+    enum class Miss : uint8_t { None, NonFiniteOffset, NoNode, SeveralNodes }; // checked in this order
+    int32_t node = -1;
+    Miss miss = Miss::None;
+    size_t nodes_named = 0; // how many nodes carry the bone's name
+};
+std::vector<BoneTarget> match_bones(const assbin::Mesh& mesh, const NodeGraph& graph);
+// Why a bone binds no node, as a phrase after its name: "names no node", "names 2 nodes", "has a
+// non-finite offset matrix".
+std::string bone_miss_phrase(const BoneTarget& target);
+
 struct Skeleton {
     std::vector<aem::Bone> bones;
     std::vector<uint32_t> bone_node;            // per AEM bone: the node it stands for
@@ -248,6 +263,7 @@ struct Skeleton {
 // Skeletal, mesh and hierarchy bones, parents first (AEM-FORMAT.md rule 3). Throws ConvertError
 // (NonFinite) when a node that becomes a bone has a non-finite transform.
 Skeleton build_skeleton(const assbin::Scene& scene, const NodeGraph& graph, const ChannelTargets& channels,
+                        const std::vector<std::vector<BoneTarget>>& bone_targets,
                         const std::vector<PreparedMesh>& meshes, Report& report);
 
 // One source mesh's weights, grouped by vertex: up to four (bone slot, weight) entries inline per
@@ -273,7 +289,8 @@ VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Repor
 
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
 // transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
-// faces sorted, every skinned mesh's bone weights grouped by vertex, and the animations' timing
+// faces sorted, every skinned mesh's bone weights grouped by vertex and its bones' nodes, and the
+// animations' timing
 // (with track_keys, every channel's keys in seconds). Each writer (AEM 2024 and 2025 in
 // convert.cpp, glTF in gltf/) takes what it needs from here: AEM bakes the triangles into model space and
 // flattens the tree into bones; glTF keeps the tree and writes the lines and points too. Welding and ordering
@@ -284,6 +301,8 @@ struct PreparedScene {
     std::vector<MeshFaces> faces; // per dump mesh; a writer takes (moves out) what it uses
     // Per dump mesh: its weights grouped by vertex (group_weights), for a mesh with bones and vertices.
     std::vector<std::optional<VertexWeights>> weights;
+    // Per dump mesh, per bone: the node it binds (match_bones).
+    std::vector<std::vector<BoneTarget>> bone_targets;
     // Per dump animation: its ticks per second (its own, or options.default_ticks_per_second). The
     // keys themselves are made track by track as a writer lays them out (track_keys), so that they
     // are never all held twice beside the dump's and the output's.

@@ -3,12 +3,17 @@
 #include "scene_maker.hpp"
 
 #include "algorithms.hpp"
+#include "support/gltf_read.hpp"
 #include <assbin/converter/convert.hpp>
 
 #include <boost/test/unit_test.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace {
 
@@ -207,6 +212,46 @@ BOOST_AUTO_TEST_CASE(a_bone_naming_two_nodes_is_reported) {
     BOOST_TEST(mentions(result.warnings, "'hand'", "names 2 nodes"));
     BOOST_TEST((result.model.vertices[2].bone_indices == std::array<int32_t, 4>{-1, -1, -1, -1}));
     BOOST_TEST(mentions(result.warnings, "no bone weight left"));
+}
+
+// Which node a bone binds is decided once, in the prepared scene, for AEM's bones and glTF's joints
+// alike: a bone naming no node, one naming two, and one with a non-finite offset bind nothing in
+// either format, each said with the same reason, and their weights go to the vertices' other bones
+// (in glTF the bone with the non-finite offset used to be a joint with an identity matrix).
+BOOST_AUTO_TEST_CASE(aem_and_gltf_bind_the_same_bones) {
+    SceneMaker s = skinned_scene();
+    s.node("hand", 0);
+    assbin::Matrix4 broken = translation(0, 0, -3);
+    broken(0, 0) = std::numeric_limits<float>::quiet_NaN();
+    s.scene.meshes[0].bones.push_back(bone("ghost", assbin::Matrix4::Identity(), {{1, 2.0f}}));
+    s.scene.meshes[0].bones.push_back(bone("prop", broken, {{2, 1.0f}}));
+    const std::vector<std::pair<std::string, std::string>> reasons = {
+        {"'ghost'", "names no node"},
+        {"'hand'", "names 2 nodes"},
+        {"'prop'", "has a non-finite offset matrix"}};
+    const assbin::converter::ConvertResult aem = convert_in_source_order(s.scene);
+    assbin::converter::ConvertOptions options;
+    options.format = assbin::converter::OutputFormat::Glb;
+    const assbin::converter::ConvertResult glb = assbin::converter::convert(s.scene, options);
+    for (const auto& [name, reason] : reasons) {
+        BOOST_TEST(mentions(aem.warnings, name + " " + reason), name);
+        BOOST_TEST(mentions(glb.warnings, "3 bones bind no node", name + " " + reason), name);
+    }
+    // AEM: vertex 1 keeps arm alone (hand and ghost bind nothing).
+    BOOST_TEST((aem.model.vertices[1].bone_weights == std::array<float, 4>{1, 0, 0, 0}));
+    // glTF: the joints are arm and the node placing the mesh (vertex 2 lost every weight), each
+    // inverse bind matrix finite.
+    const assbin_test::gltf::Document doc = assbin_test::gltf::Document::from_glb(glb.encoded);
+    const nlohmann::json& skins = doc.json()["skins"];
+    BOOST_TEST_REQUIRE(skins.size() == 1u);
+    BOOST_TEST(skins[0]["joints"].size() == 2u);
+    std::vector<std::string> joint_names;
+    for (const nlohmann::json& joint : skins[0]["joints"])
+        joint_names.push_back(doc.json()["nodes"][joint.get<size_t>()].value("name", ""));
+    BOOST_TEST((std::count(joint_names.begin(), joint_names.end(), "arm") == 1));
+    BOOST_TEST((std::count(joint_names.begin(), joint_names.end(), "prop") == 0)); // its offset is not finite
+    for (const double value : doc.accessor(skins[0]["inverseBindMatrices"].get<size_t>()))
+        BOOST_TEST(std::isfinite(value));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -81,24 +81,23 @@ struct Tally {
     size_t bad_normals = 0, non_finite_values = 0, clamped_colours = 0, lost_influences = 0, unweighted = 0;
 };
 
-// The skin of one mesh: joint slots for the bones that name exactly one node (a node named by two
-// bones is one joint: glTF joints are unique), and one slot for the placing node when a vertex has
-// no weight left.
+// The skin of one mesh: joint slots for the bones that bind a node (the prepared scene's match, as
+// AEM's bones; a node bound by two bones is one joint: glTF joints are unique), and one slot for the
+// placing node when a vertex has no weight left.
 void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, Tally& tally) {
     const assbin::Mesh& mesh = build.scene.meshes[m];
     if (mesh.bones.empty()) return;
+    const std::vector<detail::BoneTarget>& targets = build.prepared.bone_targets[m];
     std::vector<int32_t> slot_of_bone(mesh.bones.size(), -1);
     std::unordered_map<int32_t, int32_t> slot_of_node; // joints are unique nodes
     std::vector<std::string> unmatched;
     for (uint32_t b = 0; b < mesh.bones.size(); ++b) {
-        const std::vector<uint32_t>& named = build.graph.nodes_named(mesh.bones[b].name);
-        if (named.size() != 1) {
-            unmatched.push_back(
-                detail::quote_name(mesh.bones[b].name) +
-                (named.empty() ? " (no node)" : " (" + std::to_string(named.size()) + " nodes)"));
+        if (targets[b].node < 0) {
+            unmatched.push_back(detail::quote_name(mesh.bones[b].name) + " " +
+                                detail::bone_miss_phrase(targets[b]));
             continue;
         }
-        const auto node = static_cast<int32_t>(named.front());
+        const int32_t node = targets[b].node;
         const auto [found, fresh] = slot_of_node.emplace(node, static_cast<int32_t>(out.joint_node.size()));
         if (!fresh) {
             slot_of_bone[b] = found->second;
@@ -121,8 +120,8 @@ void skin_mesh(Build& build, uint32_t m, SourceVertices& source, MeshOut& out, T
             list += (k ? ", " : "") + unmatched[k];
         if (unmatched.size() > 4) list += ", ...";
         build.report.warn(detail::mesh_label(m) + ": " +
-                          detail::count_of(unmatched.size(), "bone names", "bones name") +
-                          " no single node (" + list + "); their weights go to the vertices' other bones");
+                          detail::count_of(unmatched.size(), "bone binds", "bones bind") + " no node (" +
+                          list + "); their weights go to the vertices' other bones");
     }
     if (out.joint_node.empty()) return; // no bone to skin with: placed by its node like any mesh
     out.skinned = true;

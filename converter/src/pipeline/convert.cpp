@@ -296,7 +296,8 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     refuse_without_triangles(scene, graph, meshes, result.stats);
     complete_meshes(meshes, options, result.stats);
     clock.lap("normals");
-    const Skeleton skeleton = build_skeleton(scene, graph, prepared.channels, meshes, report);
+    const Skeleton skeleton =
+        build_skeleton(scene, graph, prepared.channels, prepared.bone_targets, meshes, report);
     result.model.bones = skeleton.bones;
     clock.lap("skeleton");
     EmitResult emitted = emit_geometry(scene, prepared, meshes, skeleton, options, result, report);

@@ -1,6 +1,6 @@
 // The part of a conversion every format shares (pipeline.hpp, PreparedScene): the refusals no format
-// converts past, the node tree, the channels' nodes, every mesh's faces and weights, the animations'
-// timing. Cost: linear in the nodes, channels, indices and bone weights.
+// converts past, the node tree, the channels' nodes, every mesh's faces, weights and bones' nodes, the
+// animations' timing. Cost: linear in the nodes, channels, indices and bone weights.
 #include "pipeline.hpp"
 #include <run_tasks.hpp>
 
@@ -58,6 +58,9 @@ PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& op
     for (const assbin::Mesh& mesh : scene.meshes)
         prepared.faces.push_back(sort_faces(mesh));
     prepared.weights = group_all_weights(scene, options, report);
+    prepared.bone_targets.reserve(scene.meshes.size());
+    for (const assbin::Mesh& mesh : scene.meshes)
+        prepared.bone_targets.push_back(match_bones(mesh, prepared.graph));
     for (const assbin::Animation& animation : scene.animations) {
         prepared.ticks_per_second.push_back(
             effective_ticks_per_second(animation.ticks_per_second, options.default_ticks_per_second));

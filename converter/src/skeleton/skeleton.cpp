@@ -29,24 +29,17 @@ struct Claim {
 // Everything the bone list is built from.
 class SkeletonBuilder {
   public:
-    SkeletonBuilder(const assbin::Scene& scene, const NodeGraph& graph, Report& report)
-        : scene_(scene), graph_(graph), report_(report), claims_(scene.nodes.size()) {}
+    SkeletonBuilder(const assbin::Scene& scene, Report& report)
+        : scene_(scene), report_(report), claims_(scene.nodes.size()) {}
 
-    // Per mesh bone slot: the node it names, or -1 (reported) when it names none or several.
-    std::vector<int32_t> match_mesh_bones(uint32_t m) {
+    // Per mesh bone slot: the node it binds (the prepared scene's match), or -1, reported.
+    std::vector<int32_t> mesh_bone_nodes(uint32_t m, const std::vector<BoneTarget>& targets) {
         std::vector<int32_t> nodes;
-        for (const assbin::Bone& bone : scene_.meshes[m].bones) {
-            const std::vector<uint32_t>& named = graph_.nodes_named(bone.name);
-            if (named.size() == 1 && bone.offset.allFinite()) {
-                nodes.push_back(static_cast<int32_t>(named[0]));
-                continue;
-            }
-            nodes.push_back(-1);
-            const std::string why = !bone.offset.allFinite() ? "has a non-finite offset matrix"
-                                    : named.empty()          ? "names no node"
-                                                    : "names " + std::to_string(named.size()) + " nodes";
-            report_.warn(mesh_label(m) + ": bone " + quote_name(bone.name) + " " + why +
-                         "; its weights go to the vertices' other bones");
+        for (size_t b = 0; b < targets.size(); ++b) {
+            nodes.push_back(targets[b].node);
+            if (targets[b].node >= 0) continue;
+            report_.warn(mesh_label(m) + ": bone " + quote_name(scene_.meshes[m].bones[b].name) + " " +
+                         bone_miss_phrase(targets[b]) + "; its weights go to the vertices' other bones");
         }
         return nodes;
     }
@@ -112,7 +105,6 @@ class SkeletonBuilder {
 
   private:
     const assbin::Scene& scene_;
-    const NodeGraph& graph_;
     Report& report_;
     std::vector<std::vector<Eigen::Matrix4d>> claims_;
     std::vector<int32_t> first_bone_;
@@ -129,6 +121,38 @@ std::vector<bool> moving_nodes(const assbin::Scene& scene, const ChannelTargets&
 }
 
 } // namespace
+
+std::vector<BoneTarget> match_bones(const assbin::Mesh& mesh, const NodeGraph& graph) {
+    std::vector<BoneTarget> targets(mesh.bones.size());
+    for (size_t b = 0; b < mesh.bones.size(); ++b) {
+        const std::vector<uint32_t>& named = graph.nodes_named(mesh.bones[b].name);
+        BoneTarget& target = targets[b];
+        target.nodes_named = named.size();
+        if (!mesh.bones[b].offset.allFinite())
+            target.miss = BoneTarget::Miss::NonFiniteOffset;
+        else if (named.empty())
+            target.miss = BoneTarget::Miss::NoNode;
+        else if (named.size() > 1)
+            target.miss = BoneTarget::Miss::SeveralNodes;
+        else
+            target.node = static_cast<int32_t>(named.front());
+    }
+    return targets;
+}
+
+std::string bone_miss_phrase(const BoneTarget& target) {
+    switch (target.miss) {
+    case BoneTarget::Miss::NonFiniteOffset:
+        return "has a non-finite offset matrix";
+    case BoneTarget::Miss::NoNode:
+        return "names no node";
+    case BoneTarget::Miss::SeveralNodes:
+        return "names " + std::to_string(target.nodes_named) + " nodes";
+    case BoneTarget::Miss::None:
+        break;
+    }
+    return "binds a node";
+}
 
 namespace {
 
@@ -184,11 +208,12 @@ std::vector<bool> needed_nodes(const assbin::Scene& scene, const ChannelTargets&
 } // namespace
 
 Skeleton build_skeleton(const assbin::Scene& scene, const NodeGraph& graph, const ChannelTargets& channels,
+                        const std::vector<std::vector<BoneTarget>>& bone_targets,
                         const std::vector<PreparedMesh>& meshes, Report& report) {
-    SkeletonBuilder builder(scene, graph, report);
+    SkeletonBuilder builder(scene, report);
     std::vector<std::vector<int32_t>> bone_nodes(scene.meshes.size());
     for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
-        if (meshes[m].has_triangles()) bone_nodes[m] = builder.match_mesh_bones(m);
+        if (meshes[m].has_triangles()) bone_nodes[m] = builder.mesh_bone_nodes(m, bone_targets[m]);
     }
     const std::vector<bool> moving = moving_nodes(scene, channels);
     std::vector<ReferenceClaims> claims(graph.references.size());
