@@ -285,16 +285,84 @@ struct VertexWeights {
 };
 VertexWeights group_weights(const assbin::Mesh& mesh, uint32_t mesh_index, Report& report);
 
+// aiTextureType values the texture slots draw from.
+enum TextureType : uint32_t {
+    kDiffuse = 1,
+    kEmissive = 4,
+    kNormals = 6,
+    kLightmap = 10,
+    kBaseColor = 12,
+    kNormalCamera = 13,
+    kEmissionColor = 14,
+    kMetalness = 15,
+    kDiffuseRoughness = 16,
+    kAmbientOcclusion = 17,
+    kUnknown = 18,
+};
+
+// ---- material_keys.cpp: each dump material's keys read once, for every writer ----
+
+// One texture slot of a material (index 0 of an aiTextureType): the keys Assimp keeps beside its
+// $tex.file. Numbers are read as Assimp's aiGetMaterialFloat does, from floats, doubles or integers.
+struct TextureSlot {
+    std::string path;                                  // up to the first NUL; empty: no file
+    uint32_t type = 0;                                 // aiTextureType
+    uint32_t uv_set = 0;                               // $tex.uvwsrc; 0 when absent, negative or not finite
+    std::optional<int32_t> map_mode_u, map_mode_v;     // $tex.mapmodeu/v: aiTextureMapMode
+    std::optional<std::array<double, 5>> uv_transform; // $tex.uvtrafo (translation, scaling, rotation),
+                                                       // when finite and not the identity
+    std::optional<double> scale;                       // $tex.scale (a normal map's), when finite
+    std::optional<double> strength;                    // $tex.strength (occlusion's), when finite
+};
+
+// A dump material as every writer reads it: its factors as stored (empty when absent; values that
+// are not finite kept, for each writer's own rule) and its texture slots. The writers differ in what
+// they make of it (docs/gltf.md, AEM-FORMAT.md); none reads the dump's keys itself.
+struct MaterialKeys {
+    std::string name;
+    std::vector<double> base_colour;  // $clr.base (glTF importers)
+    std::vector<double> diffuse;      // $clr.diffuse
+    std::vector<double> emissive;     // $clr.emissive
+    std::vector<double> opacity;      // $mat.opacity
+    std::vector<double> metallic;     // $mat.metallicFactor
+    std::vector<double> roughness;    // $mat.roughnessFactor
+    std::vector<double> shininess;    // $mat.shininess (Phong exponent)
+    std::vector<double> alpha_cutoff; // $mat.gltf.alphaCutoff
+    std::vector<double> two_sided;    // $mat.twosided
+    std::string alpha_mode;           // $mat.gltf.alphaMode: "OPAQUE", "MASK", "BLEND" or ""
+    // Every type with a $tex key at index 0, by type; a slot without a file keeps its settings.
+    std::map<uint32_t, TextureSlot> slots;
+    // Every $tex.file the material names, at any index: (type, path), for what a target drops.
+    std::vector<std::pair<uint32_t, std::string>> files;
+    // How many UV sets the slots read: the largest uv_set + 1, at least 1 when it names any file.
+    uint32_t uv_sets_read = 0;
+
+    // The slot of `type` when it names a file, else nullptr.
+    const TextureSlot* texture(uint32_t type) const;
+    // texture(preferred), else texture(fallback).
+    const TextureSlot* first_of(uint32_t preferred, uint32_t fallback) const;
+    // The slot of a texture already packed as ORM (glTF's metallic-roughness texture, which Assimp
+    // 5.x stores as UNKNOWN and again as METALNESS and DIFFUSE_ROUGHNESS, or one file serving as both
+    // metalness and roughness), else nullptr. Separate files are not packed here.
+    const TextureSlot* orm() const;
+    // The settings of `type` whether or not it names a file (defaults when it has none).
+    const TextureSlot& settings(uint32_t type) const;
+};
+
+MaterialKeys read_material_keys(const assbin::Material& material);
+
 // ---- prepare_scene.cpp: what every writer starts from ----
 
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
 // transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
-// faces sorted, every skinned mesh's bone weights grouped by vertex and its bones' nodes, and the
-// animations' timing
-// (with track_keys, every channel's keys in seconds). Each writer (AEM 2024 and 2025 in
-// convert.cpp, glTF in gltf/) takes what it needs from here: AEM bakes the triangles into model space and
-// flattens the tree into bones; glTF keeps the tree and writes the lines and points too. Welding and ordering
-// stay with the writers: AEM orders its baked, merged meshes, glTF each mesh in its own space.
+// faces sorted, every skinned mesh's bone weights grouped by vertex and its bones' nodes, the
+// animations' timing (with track_keys, every channel's keys in seconds), and every material's keys.
+// Each writer (AEM 2024 and 2025 in convert.cpp, glTF in gltf/) takes what it needs from here: AEM
+// bakes the triangles into model space and flattens the tree into bones; glTF keeps the tree and
+// writes the lines and points too. Welding and ordering stay with the writers: AEM orders its baked,
+// merged meshes, glTF each mesh in its own space. So do the materials' rules: each format maps the
+// same keys to what its materials hold, and finds its images through TextureSources (the 2024 layout
+// keeps names and finds none).
 struct PreparedScene {
     NodeGraph graph;
     ChannelTargets channels;
@@ -303,6 +371,8 @@ struct PreparedScene {
     std::vector<std::optional<VertexWeights>> weights;
     // Per dump mesh, per bone: the node it binds (match_bones).
     std::vector<std::vector<BoneTarget>> bone_targets;
+    // Per dump material: its keys (read_material_keys).
+    std::vector<MaterialKeys> materials;
     // Per dump animation: its ticks per second (its own, or options.default_ticks_per_second). The
     // keys themselves are made track by track as a writer lays them out (track_keys), so that they
     // are never all held twice beside the dump's and the output's.
@@ -470,8 +540,9 @@ std::string cut_name(std::string name, size_t limit = aem::kMaxNameLength);
 // (cut at 127 bytes, with a warning), mesh bones as joints with weight 1, v' = 1 - v with the
 // bitangent following the flipped v, each track's keys laid back to back, and every material's
 // three textures with MIP chains (textures_2025.hpp).
-void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton,
-                            const ConvertOptions& options, ConvertResult& result, Report& report);
+void convert_to_layout_2025(const assbin::Scene& scene, const std::vector<MaterialKeys>& materials,
+                            const Skeleton& skeleton, const ConvertOptions& options, ConvertResult& result,
+                            Report& report);
 
 // "1 triangle" or "3 triangles": a count and its noun, for warnings (`many` is the plural).
 inline std::string count_of(size_t count, const char* one, const char* many) {
@@ -480,30 +551,8 @@ inline std::string count_of(size_t count, const char* one, const char* many) {
 
 // ---- materials_2024.cpp ----
 
-// aiTextureType values the texture slots draw from.
-enum TextureType : uint32_t {
-    kDiffuse = 1,
-    kEmissive = 4,
-    kNormals = 6,
-    kLightmap = 10,
-    kBaseColor = 12,
-    kNormalCamera = 13,
-    kEmissionColor = 14,
-    kMetalness = 15,
-    kDiffuseRoughness = 16,
-    kAmbientOcclusion = 17,
-    kUnknown = 18,
-};
-
 // "material 2 ('Skin')".
 std::string material_label(const assbin::Scene& scene, size_t m);
-
-// The material's texture file of `type` (index 0) as C code sees it (up to the first NUL), or
-// nullopt when it has none.
-std::optional<std::string> texture_path(const assbin::Material& material, uint32_t type);
-
-// texture_path of `preferred`, else of `fallback`.
-std::optional<std::string> first_of(const assbin::Material& material, uint32_t preferred, uint32_t fallback);
 
 // ---- embedded_aliases.cpp ----
 
@@ -518,15 +567,14 @@ std::string alias_note(const std::string& name, uint32_t n);
 // One AEM material per scene material (same index); textures resolved, embedded ones extracted
 // into `files`. Throws ConvertError naming the material: NameTooLong for a texture name over 127
 // bytes, BadReference for a "*N" path past the embedded textures.
-void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
-                       std::vector<TextureFile>& files, Report& report);
+void convert_materials(const assbin::Scene& scene, const std::vector<MaterialKeys>& materials,
+                       const ConvertOptions& options, aem::Model& model, std::vector<TextureFile>& files,
+                       Report& report);
 
-// A texture already packed as ORM (glTF's metallic-roughness texture), or nullopt.
-std::optional<std::string> orm_path(const assbin::Material& material);
 // unused_slots.cpp: a warning counting the texture files the materials name in slots the target (the
 // AEM layout, or glTF) has no place for (stats.texture_slots_dropped).
-void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOptions& options, Report& report,
-                                 ConvertStats& stats);
+void report_unused_texture_slots(const std::vector<MaterialKeys>& materials, const ConvertOptions& options,
+                                 Report& report, ConvertStats& stats);
 
 } // namespace assbin::converter::detail
 

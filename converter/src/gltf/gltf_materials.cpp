@@ -28,24 +28,20 @@ using detail::kLightmap;
 using detail::kNormalCamera;
 using detail::kNormals;
 
-std::optional<std::vector<double>> numbers(const assbin::Material& material, std::string_view key,
-                                           uint32_t semantic = 0) {
-    const assbin::MaterialProperty* property = material.find(key, semantic, 0);
-    if (!property) return std::nullopt;
-    std::vector<double> values = property->numbers();
-    if (values.empty()) {
-        for (const int32_t i : property->integers())
-            values.push_back(i);
-    }
+using detail::MaterialKeys;
+using detail::TextureSlot;
+
+// A factor's values when it has some and all are finite (a factor that is not is left out).
+std::optional<std::vector<double>> finite(const std::vector<double>& values) {
+    if (values.empty()) return std::nullopt;
     for (const double v : values)
         if (!std::isfinite(v)) return std::nullopt;
-    if (values.empty()) return std::nullopt;
     return values;
 }
 
-std::optional<double> number(const assbin::Material& material, std::string_view key, uint32_t semantic = 0) {
-    const auto values = numbers(material, key, semantic);
-    return values ? std::optional<double>(values->front()) : std::nullopt;
+std::optional<double> first_finite(const std::vector<double>& values) {
+    const auto all = finite(values);
+    return all ? std::optional<double>(all->front()) : std::nullopt;
 }
 
 bool is_png(std::span<const std::byte> b) {
@@ -85,9 +81,9 @@ std::vector<std::string> strip_png_colour_space(std::vector<std::byte>& png) {
 }
 
 // glTF sampler wrap values from aiTextureMapMode (0 wrap, 1 clamp, 2 mirror, 3 decal).
-uint32_t wrap_of(std::optional<double> mode) {
+uint32_t wrap_of(std::optional<int32_t> mode) {
     if (!mode) return 10497;
-    switch (static_cast<int>(*mode)) {
+    switch (*mode) {
     case 1:
     case 3:
         return 33071;
@@ -168,12 +164,11 @@ struct Materials::State {
 
     // The textureInfo object for slot `type` of `material`, or "" when it has none (or its image is
     // missing, or it uses a UV set the primitive lacks).
-    std::string texture_info(const assbin::Material& material, uint32_t m, uint32_t type, uint32_t sets,
+    std::string texture_info(const MaterialKeys& material, uint32_t m, uint32_t type, uint32_t sets,
                              const std::string& extra = "") {
-        const std::optional<std::string> path = detail::texture_path(material, type);
-        if (!path) return "";
-        const uint32_t set =
-            static_cast<uint32_t>(std::max(0.0, number(material, "$tex.uvwsrc", type).value_or(0)));
+        const TextureSlot* slot = material.texture(type);
+        if (!slot) return "";
+        const uint32_t set = slot->uv_set;
         if (set >= sets) {
             if (said_missing_sets.insert(m).second) {
                 build.report.warn(detail::material_label(build.scene, m) + ": a texture uses UV set " +
@@ -183,10 +178,10 @@ struct Materials::State {
             }
             return "";
         }
-        const int32_t img = image(*path, detail::material_label(build.scene, m));
+        const int32_t img = image(slot->path, detail::material_label(build.scene, m));
         if (img < 0) return "";
-        const uint32_t wrap_s = wrap_of(number(material, "$tex.mapmodeu", type));
-        const uint32_t wrap_t = wrap_of(number(material, "$tex.mapmodev", type));
+        const uint32_t wrap_s = wrap_of(slot->map_mode_u);
+        const uint32_t wrap_t = wrap_of(slot->map_mode_v);
         int32_t sampler = -1;
         if (wrap_s != 10497 || wrap_t != 10497) {
             auto [at, fresh] = sampler_of.emplace(std::pair{wrap_s, wrap_t}, 0);
@@ -205,51 +200,33 @@ struct Materials::State {
         std::string info = "{\"index\":" + std::to_string(at->second);
         if (set != 0) info += ",\"texCoord\":" + std::to_string(set);
         info += extra;
-        info += transform(material, m, type, set);
+        info += transform(material, m, *slot);
         return info + "}";
-    }
-
-    // Assimp's aiUVTransform of texture slot `type` ($tex.uvtrafo: translation, scaling, rotation), or
-    // nullopt when it has none, an unreadable one, or the identity.
-    static std::optional<std::array<double, 5>> uv_transform(const assbin::Material& material,
-                                                             uint32_t type) {
-        const assbin::MaterialProperty* property = material.find("$tex.uvtrafo", type, 0);
-        if (!property || property->data.size() != 20) return std::nullopt;
-        float t[5];
-        std::memcpy(t, property->data.data(), 20);
-        std::array<double, 5> out;
-        for (size_t k = 0; k < 5; ++k) {
-            out[k] = t[k];
-            if (!std::isfinite(out[k])) return std::nullopt;
-        }
-        if (out == std::array<double, 5>{0, 0, 1, 1, 0}) return std::nullopt;
-        return out;
     }
 
     // --quantize: the range of UV set `set` of dump material `m` when its UVs leave 0..1 and every
     // texture of the material on that set can carry the dequantization; else nullptr (the set stays
     // float). A rotated texture cannot: the composition would depend on the direction of rotation,
     // which viewers disagree on.
-    UvRange* quantized_range(const assbin::Material& material, uint32_t m, uint32_t set) {
+    UvRange* quantized_range(const MaterialKeys& material, uint32_t m, uint32_t set) {
         if (build.uv_ranges.empty() || set >= assbin::kMaxUvChannels) return nullptr;
         UvRange& range = build.uv_ranges[m][set];
         if (!range.leaves_unit_square()) return nullptr;
-        for (const assbin::MaterialProperty& property : material.properties) {
-            if (property.key != "$tex.file") continue;
-            const double uses = std::max(0.0, number(material, "$tex.uvwsrc", property.semantic).value_or(0));
-            const std::optional<std::array<double, 5>> t = uv_transform(material, property.semantic);
-            if (uses == set && t && (*t)[4] != 0) return nullptr;
+        for (const auto& [type, path] : material.files) {
+            const TextureSlot& slot = material.settings(type);
+            if (slot.uv_set == set && slot.uv_transform && (*slot.uv_transform)[4] != 0) return nullptr;
         }
         return &range;
     }
 
-    // KHR_texture_transform for slot `type` of dump material `m` on UV set `set`, or "" for none:
+    // KHR_texture_transform for `slot` of dump material `m` (on its UV set), or "" for none:
     // the aiUVTransform, inverting the mapping Assimp's own glTF importer applies (its v axis is
     // flipped relative to glTF's); then, for a set quantized across its range, the dequantization
     // uv = lo + extent · q composed after it: T(o)·S·T(lo)·S(extent) = T(o + S·lo)·S·S(extent).
-    std::string transform(const assbin::Material& material, uint32_t m, uint32_t type, uint32_t set) {
+    std::string transform(const MaterialKeys& material, uint32_t m, const TextureSlot& slot) {
+        const uint32_t set = slot.uv_set;
         double ox = 0, oy = 0, sx = 1, sy = 1, rotation = 0;
-        const std::optional<std::array<double, 5>> dump = uv_transform(material, type);
+        const std::optional<std::array<double, 5>>& dump = slot.uv_transform;
         if (dump) {
             const auto [tx, ty, scale_x, scale_y, angle] = *dump;
             sx = scale_x;
@@ -278,17 +255,16 @@ struct Materials::State {
     }
 
     uint32_t write(uint32_t m, uint32_t sets) {
-        const assbin::Material& material = build.scene.materials[m];
+        const MaterialKeys& material = build.prepared.materials[m];
         const auto clamp01 = [](double v) { return std::clamp(v, 0.0, 1.0); };
         // Base colour: glTF's own key, else the diffuse colour with the opacity as alpha.
         std::array<double, 4> base = {1, 1, 1, 1};
-        const std::optional<std::vector<double>> gltf_base = numbers(material, "$clr.base");
-        const std::optional<std::vector<double>> diffuse = numbers(material, "$clr.diffuse");
-        const std::optional<double> opacity = number(material, "$mat.opacity");
+        const std::optional<std::vector<double>> gltf_base = finite(material.base_colour);
+        const std::optional<std::vector<double>> diffuse = finite(material.diffuse);
+        const std::optional<double> opacity = first_finite(material.opacity);
         std::string base_texture = texture_info(material, m, kBaseColor, sets);
         if (base_texture.empty()) base_texture = texture_info(material, m, kDiffuse, sets);
-        const bool base_slot =
-            detail::texture_path(material, kBaseColor) || detail::texture_path(material, kDiffuse);
+        const bool base_slot = material.first_of(kBaseColor, kDiffuse) != nullptr;
         if (gltf_base) {
             for (size_t c = 0; c < 4 && c < gltf_base->size(); ++c)
                 base[c] = clamp01((*gltf_base)[c]);
@@ -300,36 +276,30 @@ struct Materials::State {
         std::string pbr = "\"baseColorFactor\":[" + json_number(base[0]) + "," + json_number(base[1]) + "," +
                           json_number(base[2]) + "," + json_number(base[3]) + "]";
         if (!base_texture.empty()) pbr += ",\"baseColorTexture\":" + base_texture;
-        const std::optional<double> metallic = number(material, "$mat.metallicFactor");
-        std::optional<double> roughness = number(material, "$mat.roughnessFactor");
+        const std::optional<double> metallic = first_finite(material.metallic);
+        std::optional<double> roughness = first_finite(material.roughness);
         if (!roughness) {
-            if (const std::optional<double> shininess = number(material, "$mat.shininess");
+            if (const std::optional<double> shininess = first_finite(material.shininess);
                 shininess && *shininess >= 0)
                 roughness = std::sqrt(2.0 / (*shininess + 2.0)); // Blinn-Phong exponent to GGX
         }
         pbr += ",\"metallicFactor\":" + json_number(clamp01(metallic.value_or(0.0)));
         pbr += ",\"roughnessFactor\":" + json_number(clamp01(roughness.value_or(1.0)));
-        if (const std::optional<std::string> orm = detail::orm_path(material)) {
-            const uint32_t type = detail::texture_path(material, detail::kUnknown) == orm ? detail::kUnknown
-                                  : detail::texture_path(material, detail::kMetalness) == orm
-                                      ? detail::kMetalness
-                                      : detail::kDiffuseRoughness;
-            const std::string info = texture_info(material, m, type, sets);
+        if (const TextureSlot* orm = material.orm()) {
+            const std::string info = texture_info(material, m, orm->type, sets);
             if (!info.empty()) pbr += ",\"metallicRoughnessTexture\":" + info;
         }
         std::string object;
-        const std::string name = material.name();
-        if (!name.empty()) object += "\"name\":" + json_string(name) + ",";
+        if (!material.name.empty()) object += "\"name\":" + json_string(material.name) + ",";
         object += "\"pbrMetallicRoughness\":{" + pbr + "}";
-        const uint32_t normal_type = detail::texture_path(material, kNormals) ? kNormals : kNormalCamera;
-        const std::optional<double> normal_scale = number(material, "$tex.scale", normal_type);
+        const uint32_t normal_type = material.texture(kNormals) ? kNormals : kNormalCamera;
+        const std::optional<double> normal_scale = material.settings(normal_type).scale;
         const std::string normal = texture_info(
             material, m, normal_type, sets,
             normal_scale && *normal_scale != 1 ? ",\"scale\":" + json_number(*normal_scale) : "");
         if (!normal.empty()) object += ",\"normalTexture\":" + normal;
-        const uint32_t occlusion_type =
-            detail::texture_path(material, kLightmap) ? kLightmap : kAmbientOcclusion;
-        const std::optional<double> strength = number(material, "$tex.strength", occlusion_type);
+        const uint32_t occlusion_type = material.texture(kLightmap) ? kLightmap : kAmbientOcclusion;
+        const std::optional<double> strength = material.settings(occlusion_type).strength;
         const std::string occlusion = texture_info(
             material, m, occlusion_type, sets,
             strength && *strength != 1 ? ",\"strength\":" + json_number(clamp01(*strength)) : "");
@@ -337,7 +307,7 @@ struct Materials::State {
         std::string emissive_texture = texture_info(material, m, kEmissive, sets);
         if (emissive_texture.empty()) emissive_texture = texture_info(material, m, kEmissionColor, sets);
         std::array<double, 3> emissive = {0, 0, 0};
-        if (const auto colour = numbers(material, "$clr.emissive")) {
+        if (const auto colour = finite(material.emissive)) {
             for (size_t c = 0; c < 3 && c < colour->size(); ++c)
                 emissive[c] = clamp01((*colour)[c]);
         }
@@ -350,16 +320,14 @@ struct Materials::State {
             object += ",\"emissiveFactor\":[" + json_number(emissive[0]) + "," + json_number(emissive[1]) +
                       "," + json_number(emissive[2]) + "]";
         }
-        const assbin::MaterialProperty* mode = material.find("$mat.gltf.alphaMode");
-        const std::string alpha_mode = mode && mode->string_value() ? *mode->string_value() : "";
-        if (alpha_mode == "MASK") {
+        if (material.alpha_mode == "MASK") {
             object += ",\"alphaMode\":\"MASK\"";
-            if (const auto cutoff = number(material, "$mat.gltf.alphaCutoff"); cutoff && *cutoff >= 0)
+            if (const auto cutoff = first_finite(material.alpha_cutoff); cutoff && *cutoff >= 0)
                 object += ",\"alphaCutoff\":" + json_number(*cutoff);
-        } else if (alpha_mode == "BLEND" || (alpha_mode.empty() && base[3] < 1)) {
+        } else if (material.alpha_mode == "BLEND" || (material.alpha_mode.empty() && base[3] < 1)) {
             object += ",\"alphaMode\":\"BLEND\"";
         }
-        if (number(material, "$mat.twosided").value_or(0) != 0) object += ",\"doubleSided\":true";
+        if (first_finite(material.two_sided).value_or(0) != 0) object += ",\"doubleSided\":true";
         return build.doc.add(build.doc.materials, object);
     }
 };
@@ -371,16 +339,8 @@ Materials::~Materials() {
 
 uint32_t Materials::for_primitive(uint32_t material, uint32_t texcoord_sets) {
     // Which of the material's textures the primitive can draw depends only on how many sets it has
-    // up to the largest set the material uses: materials differ only there.
-    uint32_t needed = 0;
-    const assbin::Material& source = state_->build.scene.materials[material];
-    for (const assbin::MaterialProperty& property : source.properties) {
-        if (property.key == "$tex.uvwsrc" && !property.integers().empty())
-            needed = std::max<uint32_t>(needed,
-                                        static_cast<uint32_t>(std::max(0, property.integers().front())) + 1);
-        if (property.key == "$tex.file") needed = std::max<uint32_t>(needed, 1);
-    }
-    const uint32_t sets = std::min(texcoord_sets, needed);
+    // up to the largest set the material reads: materials differ only there.
+    const uint32_t sets = std::min(texcoord_sets, state_->build.prepared.materials[material].uv_sets_read);
     auto [at, fresh] = state_->material_of.emplace(std::pair{material, sets}, 0);
     if (fresh) at->second = state_->write(material, sets);
     return at->second;
@@ -392,10 +352,8 @@ void Materials::write_every_material() {
 }
 
 std::optional<uint32_t> Materials::normal_map_uv_set(uint32_t material) const {
-    const assbin::Material& source = state_->build.scene.materials[material];
-    const uint32_t type = detail::texture_path(source, kNormals) ? kNormals : kNormalCamera;
-    if (!detail::texture_path(source, type)) return std::nullopt;
-    return static_cast<uint32_t>(std::max(0.0, number(source, "$tex.uvwsrc", type).value_or(0)));
+    const TextureSlot* slot = state_->build.prepared.materials[material].first_of(kNormals, kNormalCamera);
+    return slot ? std::optional<uint32_t>(slot->uv_set) : std::nullopt;
 }
 
 } // namespace assbin::converter::gltf

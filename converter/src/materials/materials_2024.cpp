@@ -56,34 +56,6 @@ std::string material_label(const assbin::Scene& scene, size_t m) {
     return "material " + std::to_string(m) + " (" + quote_name(scene.materials[m].name()) + ")";
 }
 
-// The name as C code sees it (aiString::C_Str): up to the first NUL. Some importers count a
-// terminating NUL in the length (MDL7 does).
-std::optional<std::string> texture_path(const assbin::Material& material, uint32_t type) {
-    const assbin::MaterialProperty* property = material.find("$tex.file", type, 0);
-    if (!property) return std::nullopt;
-    std::optional<std::string> path = property->string_value();
-    if (path) path->resize(std::min(path->size(), path->find('\0')));
-    if (!path || path->empty()) return std::nullopt;
-    return path;
-}
-
-std::optional<std::string> first_of(const assbin::Material& material, uint32_t preferred, uint32_t fallback) {
-    std::optional<std::string> path = texture_path(material, preferred);
-    return path ? path : texture_path(material, fallback);
-}
-
-// A texture already packed as ORM: glTF's metallic-roughness texture (Assimp 5.x stores it as
-// UNKNOWN and again as METALNESS and DIFFUSE_ROUGHNESS), or one file serving as both metalness
-// and roughness. Separate occlusion/metalness/roughness files are not packed here.
-std::optional<std::string> orm_path(const assbin::Material& material) {
-    const std::optional<std::string> unknown = texture_path(material, kUnknown);
-    const std::optional<std::string> metalness = texture_path(material, kMetalness);
-    const std::optional<std::string> roughness = texture_path(material, kDiffuseRoughness);
-    if (unknown && (unknown == metalness || unknown == roughness)) return unknown;
-    if (metalness && metalness == roughness) return metalness;
-    return std::nullopt;
-}
-
 namespace {
 
 // "png", "jpg", ... from a format hint: lower-case letters and digits, "bin" when nothing is left.
@@ -167,16 +139,17 @@ class TextureTable {
         });
     }
 
-    // The AEM texture index for `path` as material `m`'s `slot` names it, or -1.
-    int32_t resolve(const std::optional<std::string>& path, size_t m, const char* slot) {
-        if (!path) return aem::kNone;
-        if ((*path)[0] == '*') return embedded(*path, m, slot);
-        if (const auto alias = aliases_.find(*path); alias != aliases_.end()) {
+    // The AEM texture index for the file `texture` names as material `m`'s `slot`, or -1.
+    int32_t resolve(const TextureSlot* texture, size_t m, const char* slot) {
+        if (!texture) return aem::kNone;
+        const std::string& path = texture->path;
+        if (path[0] == '*') return embedded(path, m, slot);
+        if (const auto alias = aliases_.find(path); alias != aliases_.end()) {
             if (noted_.insert(alias->second).second) report_.warn(alias_note(alias->first, alias->second));
             const std::optional<std::string> name = extract(alias->second);
             return name ? index_of(*name, m, slot) : aem::kNone;
         }
-        std::string name = *path;
+        std::string name = path;
         std::replace(name.begin(), name.end(), '\\', '/');
         return index_of(name, m, slot);
     }
@@ -249,15 +222,16 @@ class TextureTable {
 
 } // namespace
 
-void convert_materials(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
-                       std::vector<TextureFile>& files, Report& report) {
+void convert_materials(const assbin::Scene& scene, const std::vector<MaterialKeys>& materials,
+                       const ConvertOptions& options, aem::Model& model, std::vector<TextureFile>& files,
+                       Report& report) {
     TextureTable textures(scene, options, model, files, report);
-    for (size_t m = 0; m < scene.materials.size(); ++m) {
-        const assbin::Material& material = scene.materials[m];
+    for (size_t m = 0; m < materials.size(); ++m) {
+        const MaterialKeys& material = materials[m];
         aem::Material out;
-        out.base_color_texture = textures.resolve(first_of(material, kBaseColor, kDiffuse), m, "base colour");
-        out.normal_texture = textures.resolve(first_of(material, kNormals, kNormalCamera), m, "normal");
-        out.orm_texture = textures.resolve(orm_path(material), m, "ORM");
+        out.base_color_texture = textures.resolve(material.first_of(kBaseColor, kDiffuse), m, "base colour");
+        out.normal_texture = textures.resolve(material.first_of(kNormals, kNormalCamera), m, "normal");
+        out.orm_texture = textures.resolve(material.orm(), m, "ORM");
         model.materials.push_back(out);
     }
     // Embedded textures no slot uses (neither as "*N" nor through an alias) are written too, so

@@ -37,14 +37,10 @@ uint8_t srgb_byte(double linear) {
     return unit_byte(c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055);
 }
 
-std::vector<double> factor(const assbin::Material& material, std::string_view key,
-                           std::vector<double> otherwise) {
-    const assbin::MaterialProperty* property = material.find(key);
-    if (!property) return otherwise;
-    std::vector<double> values = property->numbers();
+// The first `otherwise.size()` values of a factor, or `otherwise` when it holds fewer.
+std::vector<double> factor(const std::vector<double>& values, std::vector<double> otherwise) {
     if (values.size() < otherwise.size()) return otherwise;
-    values.resize(otherwise.size());
-    return values;
+    return {values.begin(), values.begin() + static_cast<std::ptrdiff_t>(otherwise.size())};
 }
 
 Pixels one_texel(std::vector<uint8_t> texel) {
@@ -52,13 +48,11 @@ Pixels one_texel(std::vector<uint8_t> texel) {
 }
 
 // aiTextureMapMode (0 wrap, 1 clamp, 2 decal, 3 mirror) -> AEM (0 repeat, 1 mirrored, 2 clamp).
-uint32_t wrap_mode(const assbin::Material& material, std::string_view key, uint32_t type) {
-    const assbin::MaterialProperty* property = material.find(key, type, 0);
-    const std::vector<int32_t> mode = property ? property->integers() : std::vector<int32_t>{};
-    if (mode.empty()) return aem::kWrapRepeat;
-    return mode[0] == 3                   ? aem::kWrapMirroredRepeat
-           : mode[0] == 1 || mode[0] == 2 ? aem::kWrapClampToEdge
-                                          : aem::kWrapRepeat;
+uint32_t wrap_mode(const std::optional<int32_t>& mode) {
+    if (!mode) return aem::kWrapRepeat;
+    return *mode == 3                 ? aem::kWrapMirroredRepeat
+           : *mode == 1 || *mode == 2 ? aem::kWrapClampToEdge
+                                      : aem::kWrapRepeat;
 }
 
 class MaterialBuilder {
@@ -66,15 +60,15 @@ class MaterialBuilder {
     MaterialBuilder(const assbin::Scene& scene, const ConvertOptions& options, Report& report)
         : scene_(scene), sources_(scene, options, report) {}
 
-    aem::Material build(size_t m) {
-        const assbin::Material& source = scene_.materials[m];
+    aem::Material build(const MaterialKeys& source, size_t m) {
         label_ = material_label(scene_, m);
-        std::vector<double> base = factor(source, "$clr.base", {-1, -1, -1, -1});
-        if (base[0] < 0) base = factor(source, "$clr.diffuse", {1, 1, 1});
+        std::vector<double> base = factor(source.base_colour, {-1, -1, -1, -1});
+        if (base[0] < 0) base = factor(source.diffuse, {1, 1, 1});
         base.resize(4, 1.0);
-        base[3] = factor(source, "$mat.opacity", {base[3]})[0];
+        base[3] = factor(source.opacity, {base[3]})[0];
         aem::Material material;
-        bool see_through = unit_byte(base[3]) < 255 || is_blended(source);
+        bool see_through =
+            unit_byte(base[3]) < 255 || source.alpha_mode == "BLEND" || source.alpha_mode == "MASK";
         material.base_color_texture = add(base_colour(source, base, see_through));
         material.normal_texture = add(normal_map(source));
         material.orm_texture = add(pbr(source));
@@ -85,25 +79,18 @@ class MaterialBuilder {
     std::vector<PendingTexture>& pending() { return pending_; }
 
   private:
-    static bool is_blended(const assbin::Material& source) {
-        const assbin::MaterialProperty* mode = source.find("$mat.gltf.alphaMode");
-        const std::optional<std::string> text = mode ? mode->string_value() : std::nullopt;
-        return text && (*text == "BLEND" || *text == "MASK");
+    const Pixels* image(const TextureSlot* slot) {
+        return slot ? sources_.rgba(slot->path, label_) : nullptr;
     }
 
-    const Pixels* image(const assbin::Material& source, uint32_t preferred, uint32_t fallback) {
-        const std::optional<std::string> path = first_of(source, preferred, fallback);
-        return path ? sources_.rgba(*path, label_) : nullptr;
-    }
-
-    PendingTexture base_colour(const assbin::Material& source, const std::vector<double>& base,
+    PendingTexture base_colour(const MaterialKeys& source, const std::vector<double>& base,
                                bool& see_through) {
         PendingTexture texture;
         texture.srgb = true;
-        const uint32_t type = first_of(source, kBaseColor, kBaseColor) ? kBaseColor : kDiffuse;
-        texture.wrap_x = wrap_mode(source, "$tex.mapmodeu", type);
-        texture.wrap_y = wrap_mode(source, "$tex.mapmodev", type);
-        if (const Pixels* pixels = image(source, kBaseColor, kDiffuse)) {
+        const TextureSlot& settings = source.settings(source.texture(kBaseColor) ? kBaseColor : kDiffuse);
+        texture.wrap_x = wrap_mode(settings.map_mode_u);
+        texture.wrap_y = wrap_mode(settings.map_mode_v);
+        if (const Pixels* pixels = image(source.first_of(kBaseColor, kDiffuse))) {
             texture.level0 = *pixels;
             for (size_t i = 3; i < texture.level0.data.size(); i += 4) {
                 texture.level0.data[i] = unit_byte(texture.level0.data[i] / 255.0 * base[3]);
@@ -118,9 +105,9 @@ class MaterialBuilder {
 
     // x and y of the tangent-space normal; y is negated (G' = 255 - G) because the 2025 layout's
     // bitangent follows the flipped v: the same world normal in the flipped frame.
-    PendingTexture normal_map(const assbin::Material& source) {
+    PendingTexture normal_map(const MaterialKeys& source) {
         PendingTexture texture;
-        const Pixels* pixels = image(source, kNormals, kNormalCamera);
+        const Pixels* pixels = image(source.first_of(kNormals, kNormalCamera));
         if (!pixels) {
             texture.level0 = one_texel({128, 128});
             return texture;
@@ -134,7 +121,7 @@ class MaterialBuilder {
         return texture;
     }
 
-    PendingTexture pbr(const assbin::Material& source);
+    PendingTexture pbr(const MaterialKeys& source);
 
     const assbin::Scene& scene_;
     TextureSources sources_;
@@ -149,23 +136,23 @@ class MaterialBuilder {
 
 // Roughness, occlusion, metalness, emissive: each from an image channel where the material has one
 // (glTF's metallic-roughness file: roughness in G, metalness in B), else from its factor.
-PendingTexture MaterialBuilder::pbr(const assbin::Material& source) {
-    const uint8_t roughness = unit_byte(factor(source, "$mat.roughnessFactor", {1})[0]);
-    const uint8_t metalness = unit_byte(factor(source, "$mat.metallicFactor", {0})[0]);
-    const std::vector<double> glow = factor(source, "$clr.emissive", {0, 0, 0});
+PendingTexture MaterialBuilder::pbr(const MaterialKeys& source) {
+    const uint8_t roughness = unit_byte(factor(source.roughness, {1})[0]);
+    const uint8_t metalness = unit_byte(factor(source.metallic, {0})[0]);
+    const std::vector<double> glow = factor(source.emissive, {0, 0, 0});
     const uint8_t emissive = unit_byte(*std::max_element(glow.begin(), glow.end()));
-    const std::optional<std::string> rough_path = texture_path(source, kDiffuseRoughness);
-    const bool packed = rough_path && rough_path == texture_path(source, kMetalness);
+    const TextureSlot* rough = source.texture(kDiffuseRoughness);
+    const TextureSlot* metal = source.texture(kMetalness);
+    const bool packed = rough && metal && rough->path == metal->path;
     struct Channel {
         const Pixels* image;
         uint32_t channel;
         uint8_t otherwise;
     };
-    const Channel channels[4] = {
-        {image(source, kDiffuseRoughness, kDiffuseRoughness), packed ? 1u : 0u, roughness},
-        {image(source, kAmbientOcclusion, kLightmap), 0, 255},
-        {image(source, kMetalness, kMetalness), packed ? 2u : 0u, metalness},
-        {image(source, kEmissive, kEmissionColor), 0, emissive}};
+    const Channel channels[4] = {{image(rough), packed ? 1u : 0u, roughness},
+                                 {image(source.first_of(kAmbientOcclusion, kLightmap)), 0, 255},
+                                 {image(metal), packed ? 2u : 0u, metalness},
+                                 {image(source.first_of(kEmissive, kEmissionColor)), 0, emissive}};
     uint32_t width = 1, height = 1;
     for (const Channel& c : channels) {
         if (c.image) width = std::max(width, c.image->width), height = std::max(height, c.image->height);
@@ -233,12 +220,12 @@ class TextureStore {
 
 } // namespace
 
-void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
-                          Report& report) {
+void build_materials_2025(const assbin::Scene& scene, const std::vector<MaterialKeys>& keys,
+                          const ConvertOptions& options, aem::Model& model, Report& report) {
     MaterialBuilder builder(scene, options, report);
     std::vector<aem::Material> materials;
-    for (size_t m = 0; m < scene.materials.size(); ++m)
-        materials.push_back(builder.build(m));
+    for (size_t m = 0; m < keys.size(); ++m)
+        materials.push_back(builder.build(keys[m], m));
     std::vector<PendingTexture>& pending = builder.pending();
     const unsigned threads = thread_count(options.texture_threads);
     // Materials often share an image (or a factor texture): a chain is built and compressed once

@@ -94,7 +94,7 @@ Pixels limit_size(const Pixels& image, uint32_t max_size, bool srgb);
 
 // Every material's three textures, built from its images where it has them and from its factors
 // otherwise, identical textures stored once; replaces the model's materials and textures.
-void build_materials_2025(const assbin::Scene& scene, const ConvertOptions& options, aem::Model& model,
-                          Report& report);
+void build_materials_2025(const assbin::Scene& scene, const std::vector<MaterialKeys>& materials,
+                          const ConvertOptions& options, aem::Model& model, Report& report);
 
 } // namespace assbin::converter::detail

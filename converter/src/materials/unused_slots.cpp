@@ -26,47 +26,44 @@ const char* texture_type_name(uint32_t type) {
 
 // The paths the target's slots take from a material (materials_2024.cpp, materials_2025.cpp,
 // gltf/gltf_materials.cpp).
-std::set<std::string> carried_paths(const assbin::Material& material, const ConvertOptions& options) {
+std::set<std::string> carried_paths(const MaterialKeys& material, const ConvertOptions& options) {
     std::set<std::string> carried;
-    const auto take = [&](const std::optional<std::string>& path) {
-        if (path) carried.insert(*path);
+    const auto take = [&](const TextureSlot* slot) {
+        if (slot) carried.insert(slot->path);
     };
-    take(first_of(material, kBaseColor, kDiffuse));
-    take(first_of(material, kNormals, kNormalCamera));
+    take(material.first_of(kBaseColor, kDiffuse));
+    take(material.first_of(kNormals, kNormalCamera));
     if (options.format != OutputFormat::Aem) {
-        take(orm_path(material));
-        take(first_of(material, kLightmap, kAmbientOcclusion));
-        take(first_of(material, kEmissive, kEmissionColor));
+        take(material.orm());
+        take(material.first_of(kLightmap, kAmbientOcclusion));
+        take(material.first_of(kEmissive, kEmissionColor));
     } else if (options.layout == aem::Layout::Edition2025) {
-        take(first_of(material, kDiffuseRoughness, kDiffuseRoughness));
-        take(first_of(material, kAmbientOcclusion, kLightmap));
-        take(first_of(material, kMetalness, kMetalness));
-        take(first_of(material, kEmissive, kEmissionColor));
+        take(material.texture(kDiffuseRoughness));
+        take(material.first_of(kAmbientOcclusion, kLightmap));
+        take(material.texture(kMetalness));
+        take(material.first_of(kEmissive, kEmissionColor));
     } else {
-        take(orm_path(material));
+        take(material.orm());
     }
     return carried;
 }
 
 } // namespace
 
-void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOptions& options, Report& report,
-                                 ConvertStats& stats) {
+void report_unused_texture_slots(const std::vector<MaterialKeys>& materials, const ConvertOptions& options,
+                                 Report& report, ConvertStats& stats) {
     std::set<std::string> slots; // the slot names of the dropped references
-    size_t materials = 0;
-    for (const assbin::Material& material : scene.materials) {
+    size_t with_drops = 0;
+    for (const MaterialKeys& material : materials) {
         const std::set<std::string> carried = carried_paths(material, options);
         bool dropped = false;
-        for (const assbin::MaterialProperty& property : material.properties) {
-            if (property.key != "$tex.file") continue;
-            std::optional<std::string> path = property.string_value();
-            if (path) path->resize(std::min(path->size(), path->find('\0')));
-            if (!path || path->empty() || carried.count(*path)) continue;
+        for (const auto& [type, path] : material.files) {
+            if (carried.count(path)) continue;
             ++stats.texture_slots_dropped;
-            slots.insert(texture_type_name(property.semantic));
+            slots.insert(texture_type_name(type));
             dropped = true;
         }
-        materials += dropped ? 1 : 0;
+        with_drops += dropped ? 1 : 0;
     }
     if (stats.texture_slots_dropped == 0) return;
     std::string names;
@@ -74,7 +71,7 @@ void report_unused_texture_slots(const assbin::Scene& scene, const ConvertOption
         names += (names.empty() ? "" : ", ") + slot;
     report.warn(std::to_string(stats.texture_slots_dropped) +
                 (stats.texture_slots_dropped == 1 ? " texture" : " textures") + " of " +
-                std::to_string(materials) + (materials == 1 ? " material" : " materials") + " (" + names +
+                std::to_string(with_drops) + (with_drops == 1 ? " material" : " materials") + " (" + names +
                 ") not used: " +
                 (options.format != OutputFormat::Aem          ? "glTF's materials have"
                  : options.layout == aem::Layout::Edition2025 ? "the 2025 layout's materials have"

@@ -311,11 +311,11 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     convert_animations(scene, skeleton, prepared, options, result.model, report);
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
-        convert_to_layout_2025(scene, skeleton, options, result, report);
+        convert_to_layout_2025(scene, prepared.materials, skeleton, options, result, report);
     } else {
-        convert_materials(scene, options, result.model, result.textures, report);
+        convert_materials(scene, prepared.materials, options, result.model, result.textures, report);
     }
-    report_unused_texture_slots(scene, options, report, result.stats);
+    report_unused_texture_slots(prepared.materials, options, report, result.stats);
     result.stats.textures_written = result.textures.size();
     clock.lap("materials+textures");
     check_model(result.model, emitted.vertices_valid);
@@ -336,7 +336,7 @@ ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& op
         return result;
     }
     gltf::convert_scene_to_gltf(scene, options, prepared, result, report);
-    report_unused_texture_slots(scene, options, report, result.stats);
+    report_unused_texture_slots(prepared.materials, options, report, result.stats);
     clock.lap("gltf");
     return result;
 }

@@ -70,14 +70,15 @@ void lay_out_tracks(aem::Model& model) {
 
 } // namespace
 
-void convert_to_layout_2025(const assbin::Scene& scene, const Skeleton& skeleton,
-                            const ConvertOptions& options, ConvertResult& result, Report& report) {
+void convert_to_layout_2025(const assbin::Scene& scene, const std::vector<MaterialKeys>& materials,
+                            const Skeleton& skeleton, const ConvertOptions& options, ConvertResult& result,
+                            Report& report) {
     aem::Model& model = result.model;
     model.layout = aem::Layout::Edition2025;
     name_joints(scene, skeleton, model, report);
     convert_vertices(model);
     lay_out_tracks(model);
-    build_materials_2025(scene, options, model, report);
+    build_materials_2025(scene, materials, options, model, report);
 }
 
 } // namespace assbin::converter::detail

@@ -1,6 +1,6 @@
 // The part of a conversion every format shares (pipeline.hpp, PreparedScene): the refusals no format
 // converts past, the node tree, the channels' nodes, every mesh's faces, weights and bones' nodes, the
-// animations' timing. Cost: linear in the nodes, channels, indices and bone weights.
+// animations' timing, the materials' keys. Cost: linear in the nodes, channels, indices and bone weights.
 #include "pipeline.hpp"
 #include <run_tasks.hpp>
 
@@ -61,6 +61,9 @@ PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& op
     prepared.bone_targets.reserve(scene.meshes.size());
     for (const assbin::Mesh& mesh : scene.meshes)
         prepared.bone_targets.push_back(match_bones(mesh, prepared.graph));
+    prepared.materials.reserve(scene.materials.size());
+    for (const assbin::Material& material : scene.materials)
+        prepared.materials.push_back(read_material_keys(material));
     for (const assbin::Animation& animation : scene.animations) {
         prepared.ticks_per_second.push_back(
             effective_ticks_per_second(animation.ticks_per_second, options.default_ticks_per_second));
