@@ -47,11 +47,12 @@ Pixels one_texel(std::vector<uint8_t> texel) {
     return Pixels{1, 1, static_cast<uint32_t>(texel.size()), std::move(texel)};
 }
 
-// aiTextureMapMode (0 wrap, 1 clamp, 2 decal, 3 mirror) -> AEM (0 repeat, 1 mirrored, 2 clamp).
+// aiTextureMapMode (0 wrap, 1 clamp, 2 mirror, 3 decal) -> AEM (0 repeat, 1 mirrored, 2 clamp). A
+// decal shows nothing outside 0..1; clamping shows its edge there, the nearest AEM has.
 uint32_t wrap_mode(const std::optional<int32_t>& mode) {
     if (!mode) return aem::kWrapRepeat;
-    return *mode == 3                 ? aem::kWrapMirroredRepeat
-           : *mode == 1 || *mode == 2 ? aem::kWrapClampToEdge
+    return *mode == 2                 ? aem::kWrapMirroredRepeat
+           : *mode == 1 || *mode == 3 ? aem::kWrapClampToEdge
                                       : aem::kWrapRepeat;
 }
 
