@@ -27,6 +27,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -505,6 +506,53 @@ BOOST_AUTO_TEST_CASE(meshopt_views_decode_to_the_plain_files_bytes) {
         }
     }
     BOOST_TEST(compressed_views >= 50u);
+}
+
+// Accessors of one kind share a view (gltfpack's layout): vertex attributes by element size, with
+// that byteStride; indices by size; keys and inverse bind matrices apart (the validator wants one use
+// per view). Images keep views of their own. Whatever the view, each accessor reads what the dump
+// holds (every_fixture_holds_what_the_dump_holds_and_poses_as_assimp reads them through the offsets).
+BOOST_AUTO_TEST_CASE(accessors_of_one_kind_share_a_buffer_view) {
+    size_t most_accessors = 0, their_views = 0;
+    for (const std::string& name : full_fixtures()) {
+        const assbin::Scene scene = assbin::read_file(fixture_path(name));
+        for (const bool quantize : {false, true}) {
+            assbin::converter::ConvertResult result;
+            try {
+                result = to_glb(scene, quantize);
+            } catch (const assbin::converter::ConvertError&) {
+                continue; // refused alike by every format (every_fixture_holds_what_the_dump_holds...)
+            }
+            const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+            const nlohmann::json& j = doc.json();
+            const size_t accessors = j.value("accessors", nlohmann::json::array()).size();
+            const size_t views = j.value("bufferViews", nlohmann::json::array()).size();
+            const size_t images = j.value("images", nlohmann::json::array()).size();
+            // Kinds: a handful of vertex element sizes, 2 index sizes x (triangles or not), key and
+            // matrix element sizes; far fewer than the accessors of a big file.
+            BOOST_TEST(views <= images + 16, name << ": " << views << " views, " << images << " images");
+            std::map<size_t, std::set<size_t>> sizes_in_view; // vertex view -> its accessors' element sizes
+            for (const nlohmann::json& accessor : j.value("accessors", nlohmann::json::array())) {
+                const nlohmann::json& view = j["bufferViews"][accessor["bufferView"].get<size_t>()];
+                if (view.value("target", 0) != 34962) continue;
+                const size_t component = accessor["componentType"].get<int>() <= 5121   ? 1
+                                         : accessor["componentType"].get<int>() <= 5123 ? 2
+                                                                                        : 4;
+                const std::string type = accessor["type"].get<std::string>();
+                const size_t count = type == "SCALAR" ? 1 : type == "VEC2" ? 2 : type == "VEC3" ? 3 : 4;
+                sizes_in_view[accessor["bufferView"].get<size_t>()].insert((component * count + 3) / 4 * 4);
+            }
+            for (const auto& [view, sizes] : sizes_in_view) {
+                BOOST_TEST(sizes.size() == 1u, name << ": vertex view " << view << " mixes element sizes");
+                const nlohmann::json& v = j["bufferViews"][view];
+                BOOST_TEST(v.value("byteStride", *sizes.begin()) == *sizes.begin(), name);
+            }
+            if (accessors > most_accessors) most_accessors = accessors, their_views = views;
+        }
+    }
+    BOOST_TEST(most_accessors >= 50u);
+    BOOST_TEST(their_views * 5 < most_accessors,
+               their_views << " views for " << most_accessors << " accessors");
 }
 
 BOOST_AUTO_TEST_CASE(the_output_name_chooses_the_format) {

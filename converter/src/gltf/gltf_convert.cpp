@@ -258,6 +258,7 @@ void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& opt
     result.stats.cameras = build.doc.cameras.size();
     result.stats.lights = build.doc.lights.size();
     result.stats.nodes = build.nodes.size();
+    build.doc.merge_views();
     if (options.meshopt) build.doc.compress_with_meshopt();
     if (options.format == OutputFormat::Glb) {
         result.encoded = build.doc.glb();

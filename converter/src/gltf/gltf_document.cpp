@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <meshoptimizer.h>
 
 namespace assbin::converter::gltf {
@@ -191,13 +192,85 @@ void Document::compress_with_meshopt() {
 
 uint32_t Document::add_accessor_on(uint32_t view, ComponentType component, size_t count, const char* type,
                                    bool normalized, const std::string& extra_fields) {
-    std::string accessor = "\"bufferView\":" + std::to_string(view) +
-                           ",\"componentType\":" + std::to_string(component) +
-                           ",\"count\":" + std::to_string(count) + ",\"type\":\"" + type + "\"";
-    if (normalized) accessor += ",\"normalized\":true";
-    accessor += extra_fields;
-    accessors_.push_back(std::move(accessor));
+    std::string fields = "\"componentType\":" + std::to_string(component) +
+                         ",\"count\":" + std::to_string(count) + ",\"type\":\"" + type + "\"";
+    if (normalized) fields += ",\"normalized\":true";
+    fields += extra_fields;
+    accessors_.push_back({view, 0, std::move(fields)});
     return static_cast<uint32_t>(accessors_.size() - 1);
+}
+
+uint32_t Document::add_embedded_image(std::string fields, std::span<const std::byte> bytes) {
+    const uint32_t view = add_view(bytes, kNoTarget);
+    views_[view].image = true;
+    const uint32_t image = add(images, std::move(fields));
+    image_views_.emplace_back(image, view);
+    return image;
+}
+
+void Document::merge_views() {
+    // A view's kind: views of one kind are merged; -1 for one that stays alone.
+    const auto kind_of = [](const View& view) -> int64_t {
+        if (view.image) return -1;
+        if (view.target == kArrayBuffer) {
+            const bool strided = view.element > 0 && view.element % 4 == 0 && view.element <= 252 &&
+                                 view.length % view.element == 0 &&
+                                 (view.stride == 0 || view.stride == view.element);
+            return strided ? int64_t{view.element} : -1;
+        }
+        if (view.target == kElementArrayBuffer) {
+            return (view.element == 2 || view.element == 4)
+                       ? 1000 + view.element * 2 + (view.triangles ? 1 : 0)
+                       : -1;
+        }
+        return view.stride == 0 ? 2000 + int64_t{view.element} : -1;
+    };
+    std::map<int64_t, uint32_t> group_of_kind;
+    std::vector<std::vector<uint32_t>> groups; // the old views of each new view, in order
+    std::vector<uint32_t> new_view(views_.size());
+    for (uint32_t v = 0; v < views_.size(); ++v) {
+        const int64_t kind = kind_of(views_[v]);
+        uint32_t group = static_cast<uint32_t>(groups.size());
+        if (kind >= 0) {
+            const auto [at, fresh] = group_of_kind.emplace(kind, group);
+            group = at->second;
+            if (fresh) groups.emplace_back();
+        } else {
+            groups.emplace_back();
+        }
+        groups[group].push_back(v);
+        new_view[v] = group;
+    }
+    std::vector<std::byte> bin;
+    bin.reserve(bin_.size());
+    std::vector<View> views;
+    std::vector<size_t> offset_in_group(views_.size());
+    for (const std::vector<uint32_t>& members : groups) {
+        bin.resize((bin.size() + 3) & ~size_t{3}, std::byte{0});
+        View merged = views_[members.front()];
+        merged.offset = bin.size();
+        // Indices of one size back to back without padding (EXT_meshopt_compression encodes the
+        // view as one list); other views 4-byte aligned.
+        const size_t align = merged.target == kElementArrayBuffer ? merged.element : 4;
+        for (const uint32_t v : members) {
+            bin.resize((bin.size() + align - 1) / align * align, std::byte{0});
+            offset_in_group[v] = bin.size() - merged.offset;
+            const auto first = bin_.begin() + static_cast<std::ptrdiff_t>(views_[v].offset);
+            bin.insert(bin.end(), first, first + static_cast<std::ptrdiff_t>(views_[v].length));
+        }
+        merged.length = bin.size() - merged.offset;
+        // Accessors sharing a vertex view need its byteStride.
+        if (merged.target == kArrayBuffer && members.size() > 1) merged.stride = merged.element;
+        views.push_back(merged);
+    }
+    for (Accessor& accessor : accessors_) {
+        accessor.offset += offset_in_group[accessor.view];
+        accessor.view = new_view[accessor.view];
+    }
+    for (auto& image_view : image_views_)
+        image_view.second = new_view[image_view.second];
+    bin_.swap(bin);
+    views_.swap(views);
 }
 
 void Document::use_extension(const std::string& name, bool required) {
@@ -248,12 +321,22 @@ std::string Document::json(const std::string& buffer_uri) const {
     append_array(out, "meshes", meshes);
     append_array(out, "materials", materials);
     append_array(out, "textures", textures);
-    append_array(out, "images", images);
+    std::vector<std::string> image_objects = images;
+    for (const auto& [image, view] : image_views_)
+        image_objects[image] += ",\"bufferView\":" + std::to_string(view);
+    append_array(out, "images", image_objects);
     append_array(out, "samplers", samplers);
     append_array(out, "skins", skins);
     append_array(out, "animations", animations);
     append_array(out, "cameras", cameras);
-    append_array(out, "accessors", accessors_);
+    std::vector<std::string> accessors;
+    accessors.reserve(accessors_.size());
+    for (const Accessor& accessor : accessors_) {
+        std::string text = "\"bufferView\":" + std::to_string(accessor.view);
+        if (accessor.offset != 0) text += ",\"byteOffset\":" + std::to_string(accessor.offset);
+        accessors.push_back(text + "," + accessor.fields);
+    }
+    append_array(out, "accessors", accessors);
     std::vector<std::string> views;
     for (const View& view : views_) {
         const bool compressed = view.compressed_at >= 0;

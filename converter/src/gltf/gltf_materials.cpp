@@ -146,16 +146,16 @@ struct Materials::State {
             }
         }
         if (file && mime) {
-            std::string object = "\"mimeType\":\"" + std::string(mime) + "\"";
             if (build.files) {
                 const std::string name = build.file_stem + "_" + std::to_string(images_beside++) +
                                          (std::strcmp(mime, "image/png") == 0 ? ".png" : ".jpg");
-                object = "\"uri\":" + json_string(uri_of_file_name(name));
                 build.files->push_back({name, std::move(*file)});
+                index = static_cast<int32_t>(
+                    build.doc.add(build.doc.images, "\"uri\":" + json_string(uri_of_file_name(name))));
             } else {
-                object += ",\"bufferView\":" + std::to_string(build.doc.add_view(*file, kNoTarget));
+                index = static_cast<int32_t>(
+                    build.doc.add_embedded_image("\"mimeType\":\"" + std::string(mime) + "\"", *file));
             }
-            index = static_cast<int32_t>(build.doc.add(build.doc.images, object));
             ++build.stats.textures_written;
         }
         image_of.emplace(path, index);
