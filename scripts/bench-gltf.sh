@@ -158,11 +158,11 @@ PYTHON
         ours_file=$work/quantized/$relative
         theirs_file=$work/gltfpack/${relative//\//_}
         gltfpack -i "$plain" -o "$theirs_file" -vp 14 -vt 12 -vn 8 >/dev/null 2>&1 || continue
-        # gltfpack told to keep the nodes and materials we keep. It has no flag to keep unread UV sets,
-        # nor one to keep animation keys as they are (it resamples them, at 1 Hz at the least), so
-        # the row that compares with it leaves both out of both sides.
+        # gltfpack told to keep the nodes, materials and constant tracks we keep. It has no flag to keep
+        # unread UV sets, nor one to keep animation keys as they are (it resamples them, at 1 Hz at the
+        # least), so the row that compares with it leaves both out of both sides.
         keeping_file=${theirs_file%.glb}.keep.glb
-        gltfpack -i "$plain" -o "$keeping_file" -vp 14 -vt 12 -vn 8 -kn -km >/dev/null 2>&1 || continue
+        gltfpack -i "$plain" -o "$keeping_file" -vp 14 -vt 12 -vn 8 -kn -km -ac >/dev/null 2>&1 || continue
         # per file: bytes, unread UV bytes and key bytes of ours, of gltfpack's, of gltfpack keeping's
         echo "$(glb_bytes_without_images "$ours_file" "$theirs_file" "$keeping_file" | tr '\n' ' ')" >>"$work/sizes"
     done < <(find "$work/out" -name '*.glb' | sort)
@@ -179,7 +179,7 @@ PYTHON
               n, ours / 1048576, theirs / 1048576, ours / theirs, over ? "NO" : "yes", over
               printf "| the same, ours less the UV sets no texture reads (%.2f MB: gltfpack drops them, we keep them) | %.2f MB | %.2f MB | %.2fx | (%d files over 1.1x) |\n",
               unread / 1048576, (ours - unread) / 1048576, theirs / 1048576, (ours - unread) / theirs, over_read
-              printf "| like for like: gltfpack keeping nodes and materials (`-kn -km`), animation keys and unread UV sets left out of both | %.2f MB | %.2f MB | %.2fx | (%d files over 1.1x) |\n",
+              printf "| like for like: gltfpack keeping nodes, materials and constant tracks (`-kn -km -ac`), animation keys and unread UV sets left out of both | %.2f MB | %.2f MB | %.2fx | (%d files over 1.1x) |\n",
               ours_same / 1048576, keeping / 1048576, ours_same / keeping, over_same }' "$work/sizes"
 else
     echo "SKIPPED: gltfpack is not installed (apt-get install gltfpack)"
