@@ -82,12 +82,23 @@ def main(argv):
         for thread in threads:
             thread.join()
 
-    two = best_seconds(two_threads, runs)
     def one_after_the_other():  # each scene dropped at once, as the threads drop theirs
         assbin.read(path, threads=1)
         assbin.read(path, threads=1)
 
-    both_in_one = best_seconds(one_after_the_other, runs)
+    # Round by round, the two ways in turn, so that both meet the machine in the same state: on a
+    # shared VM a read's time wanders by half from one moment to the next, and the best of each way
+    # taken apart can come from different moments. The verdict is on the rounds' median ratio.
+    one_after_the_other()  # not counted: the second thread's first read faults in its own memory
+    two_threads()
+    two = both_in_one = float("inf")
+    ratios = []
+    for _ in range(max(runs, 7)):
+        one_round = best_seconds(one_after_the_other, 1)
+        two_round = best_seconds(two_threads, 1)
+        both_in_one, two = min(both_in_one, one_round), min(two, two_round)
+        ratios.append(one_round / two_round)
+    ratio = statistics.median(ratios)
     # A Markdown table, as docs/benchmarks.md holds it (scripts/bench-python.sh heads it).
     print(f"`assbin.read` of {os.path.basename(path)} ({size_mb:.1f} MB), best of {runs} runs in one process.\n")
     print("| read | time | MB/s | ratio | target |")
@@ -101,9 +112,10 @@ def main(argv):
     print(f"| `assbin.read` (threads: one per core) | {default * 1000:.1f} ms | {size_mb / default:.0f} |"
           f" {default / floor:.2f}x the floor | <= 3x: {'yes' if default / floor <= 3 else 'NO'} |")
     print(f"| `assbin.read(threads=1)` | {one * 1000:.1f} ms | {size_mb / one:.0f} | {one / floor:.2f}x the floor | |")
-    print(f"| two reads on two Python threads, vs one after the other ({both_in_one * 1000:.1f} ms) |"
-          f" {two * 1000:.1f} ms | | {both_in_one / two:.2f}x (one after the other / two threads) |"
-          f" >= 1.5x: {'yes' if both_in_one / two >= 1.5 else 'NO'} |")
+    print(f"| two reads on two Python threads, vs one after the other ({both_in_one * 1000:.1f} ms; best"
+          f" of {len(ratios)} rounds each) | {two * 1000:.1f} ms | | {ratio:.2f}x (one after the other / two"
+          f" threads; the rounds' median, from {min(ratios):.2f}x to {max(ratios):.2f}x) |"
+          f" >= 1.5x: {'yes' if ratio >= 1.5 else 'NO'} |")
     print(f"| Debian's pyassimp (python3-pyassimp) | {pyassimp_line(path)} | | | |")
     return 0
 
