@@ -3,7 +3,8 @@
 // can be made, and the summary says which), the worst block's PSNR, and megapixels per second on one
 // thread (the best of five runs). Then whole MIP chains, as `convert --compress` encodes them, on one
 // and on two threads: the scaling. With --png-dir, each image is also written there as an RGBA PNG
-// for bc7enc, the reference encoder scripts/bench-bc7.sh runs on the same pixels.
+// for bc7enc, the reference encoder scripts/bench-bc7.sh runs on the same pixels; a hash of every
+// level-0 block tells whether a change to the encoder kept its bytes.
 //   build/bin/assbin_bc7_bench [--png-dir DIR] IMAGE...
 // The conversion's measure (issue 51): every dump the corpus's TEXTURES.tsv names, converted to the
 // 2025 layout on one thread with its images' folders as --texture-dir, with and without --compress
@@ -222,6 +223,7 @@ int main(int argc, char** argv) {
     double total_rgb = 0, total_alpha = 0, total_seconds = 0, total_pixels = 0;
     int measured = 0;
     bool all_by_mesa = true;
+    uint64_t blocks_hash = 14695981039346656037ull; // FNV-1a 64 over every image's level-0 blocks
     std::vector<Pixels> images;
     for (const fs::path& path : paths) {
         std::ifstream in(path, std::ios::binary);
@@ -243,6 +245,8 @@ int main(int argc, char** argv) {
             blocks = encode_level0(level0, w, h);
             best = std::min(best, seconds_since(start));
         }
+        for (const uint8_t byte : blocks)
+            blocks_hash = (blocks_hash ^ byte) * 1099511628211ull;
         bool by_mesa = false;
         const std::vector<uint8_t> decoded = decode_level0(blocks, w, h, &by_mesa);
         all_by_mesa = all_by_mesa && by_mesa;
@@ -278,6 +282,8 @@ int main(int argc, char** argv) {
         "mean RGB PSNR %.2f dB (alpha %.2f dB) over %d images, decoded by %s; %.2f MP/s on one thread\n",
         total_rgb / measured, total_alpha / measured, measured,
         all_by_mesa ? "Mesa" : "our decoder (no OpenGL context)", total_pixels / 1e6 / total_seconds);
+    std::printf("level 0's blocks, all images: FNV-1a %016llx (a change that keeps every byte keeps it)\n",
+                static_cast<unsigned long long>(blocks_hash));
     // Whole chains as convert encodes them: the same bytes on any number of threads, so the time is
     // all that differs.
     std::vector<std::vector<uint8_t>> chains;
