@@ -14,6 +14,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -178,6 +179,45 @@ BOOST_AUTO_TEST_CASE(the_bytes_are_the_same_for_any_thread_count) {
     const std::vector<uint8_t> one = compress_bc7(chain, w, h, 1);
     BOOST_TEST((compress_bc7(chain, w, h, 2) == one));
     BOOST_TEST((compress_bc7(chain, w, h, 5) == one));
+}
+
+// A texture of repeated blocks (a tile, exactly and once shifted by one texel so that blocks
+// straddle it, and hash-alike neighbours differing in one byte): each distinct block is encoded once
+// and copied to its repeats, so every block must still be what encoding it alone writes.
+BOOST_AUTO_TEST_CASE(repeated_blocks_get_the_bytes_of_their_own_encoding) {
+    std::mt19937 random(5);
+    const uint32_t w = 64, h = 40;
+    std::array<uint8_t, 8 * 8 * 4> tile;
+    for (uint8_t& byte : tile)
+        byte = uint8_t(random() % 256);
+    std::vector<uint8_t> chain(aem::mip_chain_bytes(w, h, 4, aem::kCompressionNone));
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x)
+            for (uint32_t ch = 0; ch < 4; ++ch) {
+                const uint32_t shift = y >= 24 ? 1 : 0; // the last rows' tiles start a texel later
+                chain[(size_t{y} * w + x) * 4 + ch] = tile[((y % 8) * 8 + (x + shift) % 8) * 4 + ch];
+            }
+    chain[(size_t{17} * w + 9) * 4 + 2] ^= 1;                 // one block differs from its repeats by one bit
+    for (size_t i = size_t{w} * h * 4; i < chain.size(); ++i) // the smaller levels: repeats too
+        chain[i] = uint8_t(i % 48);
+    const std::vector<uint8_t> blocks = compress_bc7(chain, w, h, 2);
+    size_t at = 0, block = 0;
+    for (uint32_t level = 0; level < aem::mip_level_count(w, h); ++level) {
+        const uint32_t lw = std::max(1u, w >> level), lh = std::max(1u, h >> level);
+        for (uint32_t y = 0; y < lh; y += 4)
+            for (uint32_t x = 0; x < lw; x += 4, ++block) {
+                uint8_t rgba[64], alone[16];
+                for (uint32_t t = 0; t < 16; ++t) {
+                    const uint32_t tx = std::min(x + t % 4, lw - 1), ty = std::min(y + t / 4, lh - 1);
+                    std::memcpy(rgba + 4 * t, chain.data() + at + (size_t{ty} * lw + tx) * 4, 4);
+                }
+                encode_bc7_block(rgba, alone);
+                BOOST_TEST(std::memcmp(alone, blocks.data() + 16 * block, 16) == 0,
+                           "level " << level << ", block at " << x << "," << y);
+            }
+        at += size_t{lw} * lh * 4;
+    }
+    BOOST_TEST(block * 16 == blocks.size());
 }
 
 // Every 4 x 4 block of the fixtures' images (photographic texture, rendered pictures with edges
