@@ -37,12 +37,18 @@ MeshFacts mesh_facts(const Mesh& mesh, bool shortened) {
     uint64_t sizes[5] = {};
     uint32_t max_index = 0;
     bool any_index = false;
-    mesh.faces.for_each([&](size_t, std::span<const uint32_t> face) {
-        ++sizes[std::min<size_t>(face.size(), 4)];
-        for (const uint32_t index : face)
-            max_index = std::max(max_index, index);
-        any_index = any_index || !face.empty();
-    });
+    if (const std::optional<FaceList::Uniform> uniform = mesh.faces.uniform()) {
+        sizes[std::min<size_t>(uniform->size, 4)] = uniform->count; // faces of one size: no visit each
+        max_index = uniform->max_index;
+        any_index = uniform->size > 0;
+    } else {
+        mesh.faces.for_each([&](size_t, std::span<const uint32_t> face) {
+            ++sizes[std::min<size_t>(face.size(), 4)];
+            for (const uint32_t index : face)
+                max_index = std::max(max_index, index);
+            any_index = any_index || !face.empty();
+        });
+    }
     for (uint32_t size = 0; size < 5; ++size) {
         if (sizes[size] != 0)
             facts.face_sizes[size == 4 ? std::string("n") : std::to_string(size)] = sizes[size];

@@ -52,25 +52,35 @@ uint32_t primitive_bit(uint32_t face_size) {
 
 void check_faces(const Mesh& mesh, const std::string& path, Report& report) {
     FaceTally empty, out_of_range, wrong_type;
-    // One pass over the faces, copied or left in the file (ReadOptions::array_views).
-    mesh.faces.for_each([&](size_t f, std::span<const uint32_t> face) {
-        const auto size = static_cast<uint32_t>(face.size());
-        if (size == 0) {
-            empty.add(f, 0);
-            return;
-        }
-        if (!(mesh.primitive_types & primitive_bit(size))) wrong_type.add(f, size);
-        uint32_t largest = 0;
-        for (const uint32_t index : face)
-            largest = std::max(largest, index);
-        if (largest < mesh.vertex_count) return;
-        for (const uint32_t index : face) {
-            if (index >= mesh.vertex_count) {
-                out_of_range.add(f, index);
-                break;
+    const std::optional<FaceList::Uniform> uniform = mesh.faces.uniform();
+    if (uniform && uniform->max_index < mesh.vertex_count) {
+        // Faces of one size, every index in range: the tallies without a visit per face.
+        const FaceTally all{uniform->count, 0, uniform->size};
+        if (uniform->size == 0)
+            empty = all;
+        else if (!(mesh.primitive_types & primitive_bit(uniform->size)))
+            wrong_type = all;
+    } else {
+        // One pass over the faces, copied or left in the file (ReadOptions::array_views).
+        mesh.faces.for_each([&](size_t f, std::span<const uint32_t> face) {
+            const auto size = static_cast<uint32_t>(face.size());
+            if (size == 0) {
+                empty.add(f, 0);
+                return;
             }
-        }
-    });
+            if (!(mesh.primitive_types & primitive_bit(size))) wrong_type.add(f, size);
+            uint32_t largest = 0;
+            for (const uint32_t index : face)
+                largest = std::max(largest, index);
+            if (largest < mesh.vertex_count) return;
+            for (const uint32_t index : face) {
+                if (index >= mesh.vertex_count) {
+                    out_of_range.add(f, index);
+                    break;
+                }
+            }
+        });
+    }
     if (empty.count) {
         report.warning(path + "/faces", assbin_common::counted(empty.count, "face has", "faces have") +
                                             " no indices (first: face " + std::to_string(empty.first_face) +

@@ -104,6 +104,16 @@ struct FaceList {
     }
     uint32_t face_size(size_t i) const { return offsets[i + 1] - offsets[i]; }
 
+    // When every face has the same number of indices (either form): that number, how many faces,
+    // and the largest index (0 when none), found in loops of a few instructions a face rather than a
+    // visit each; nothing when sizes differ or there are no faces. validate and `info` take it first.
+    struct Uniform {
+        uint32_t size = 0;
+        size_t count = 0;
+        uint32_t max_index = 0;
+    };
+    std::optional<Uniform> uniform() const;
+
     // Calls visit(face number, its indices) for every face, in order.
     template <class Visit>
     void for_each(Visit&& visit) const {
