@@ -86,6 +86,7 @@ option(ASSBIN_BUILD_PYTHON "Build the Python module when pybind11 and NumPy are 
 set(ASSBIN_PYTHON_MODULE OFF)
 # Not in sanitizer or fuzzer builds: an instrumented module cannot be loaded by an interpreter that
 # is not (the sanitizer runtime must come first in the process).
+# A ThreadSanitizer build makes it: python_threads_tsan loads it with the TSan runtime preloaded.
 if(ASSBIN_BUILD_PYTHON AND NOT ASSBIN_BUILD_FUZZERS AND NOT ASSBIN_SANITIZE)
     if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
         set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "The Python interpreter of the module and its tests")

@@ -96,15 +96,15 @@ class AtomicFile {
             published_ = true; // nothing of ours to remove
             return;
         }
-        const std::filesystem::path folder = target_.has_parent_path() ? target_.parent_path() : ".";
+        place_ = through_links(target_);
+        const std::filesystem::path folder = place_.has_parent_path() ? place_.parent_path() : ".";
         folder_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (folder_fd_ < 0) {
             throw WriteFailure(target_, "cannot create a temporary file beside it: cannot open its folder (" +
                                             detail::errno_text() + ")");
         }
         static unsigned counter = 0;
-        name_ =
-            temporary_name(target_.filename().string(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+        name_ = temporary_name(place_.filename().string(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
         fd_ = ::openat(folder_fd_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd_ < 0) {
             const std::string why = detail::errno_text();
@@ -204,13 +204,26 @@ class AtomicFile {
     // when streaming (there is none, and the target must never be removed).
     std::filesystem::path temporary() const {
         if (streaming_) return {};
-        return (target_.has_parent_path() ? target_.parent_path() : ".") / name_;
+        return (place_.has_parent_path() ? place_.parent_path() : ".") / name_;
     }
     const std::filesystem::path& target() const { return target_; }
 
   private:
+    // Where the file goes: the target, or the file a symlink target points to (followed link by
+    // link, at most 40 as the kernel does), so that a link stays a link and its file is replaced.
+    static std::filesystem::path through_links(std::filesystem::path path) {
+        std::error_code error;
+        for (int hop = 0; hop < 40 && std::filesystem::is_symlink(path, error); ++hop) {
+            const std::filesystem::path points_to = std::filesystem::read_symlink(path, error);
+            if (error) break;
+            path = points_to.is_absolute() || !path.has_parent_path() ? points_to
+                                                                      : path.parent_path() / points_to;
+        }
+        return path;
+    }
+
     void rename_into_place() {
-        const std::string name = target_.filename().string();
+        const std::string name = place_.filename().string();
         if (::renameat(folder_fd_, name_.c_str(), folder_fd_, name.c_str()) != 0)
             fail("cannot rename the temporary file over it");
         published_ = true;
@@ -223,6 +236,7 @@ class AtomicFile {
 
     static constexpr size_t kWritebackStep = size_t{8} << 20; // see write()
     std::filesystem::path target_;
+    std::filesystem::path place_; // target_, its links followed
     std::string name_;
     size_t written_ = 0, handed_to_disk_ = 0;
     int folder_fd_ = -1;

@@ -68,14 +68,17 @@ inline int open_regular_file(const std::filesystem::path& path, size_t& size) {
 
 } // namespace detail
 
-// The whole file. Throws ReadFailure naming the cause.
-inline std::vector<std::byte> read_regular_file(const std::filesystem::path& path) {
+// The whole file, into the memory `storage(size)` gives (a std::byte* to at least `size` bytes,
+// called once the size is known): a caller may hand out memory it recycles. Throws ReadFailure
+// naming the cause.
+template <class Storage>
+inline void read_regular_file_into(const std::filesystem::path& path, Storage&& storage) {
     size_t size = 0;
     const detail::FileDescriptor file{detail::open_regular_file(path, size)};
-    std::vector<std::byte> bytes(size);
+    std::byte* bytes = storage(size);
     size_t done = 0;
     while (done < size) {
-        const ssize_t got = ::read(file.fd, bytes.data() + done, size - done);
+        const ssize_t got = ::read(file.fd, bytes + done, size - done);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) throw ReadFailure(std::string("cannot read the file (") + std::strerror(errno) + ")");
         if (got == 0) {
@@ -90,6 +93,15 @@ inline std::vector<std::byte> read_regular_file(const std::filesystem::path& pat
     }
     if (more > 0)
         throw ReadFailure("the file grew while it was read (" + std::to_string(size) + " bytes when opened)");
+}
+
+// The whole file. Throws ReadFailure naming the cause.
+inline std::vector<std::byte> read_regular_file(const std::filesystem::path& path) {
+    std::vector<std::byte> bytes;
+    read_regular_file_into(path, [&](size_t size) {
+        bytes.resize(size);
+        return bytes.data();
+    });
     return bytes;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test suite, twice: a Release build with warnings as errors, then a build
-# under AddressSanitizer + UndefinedBehaviorSanitizer; then runs every libFuzzer target for
+# under AddressSanitizer + UndefinedBehaviorSanitizer; then the Python module's threads under
+# ThreadSanitizer (build-tsan); then runs every libFuzzer target for
 # ASSBIN_FUZZ_SECONDS (default 60) each and reports the reader's and converter's line coverage from
 # the corpora that grew (scripts/fuzz-coverage.sh; fails below 90% for the reader, 70% for the converter). The corpus sweep and the manifest check run when
 # ../shared/corpus exists (or ASSBIN_CORPUS_DIR points at a corpus). After the Release tests,
@@ -79,6 +80,14 @@ if [ "$quick" -eq 0 ]; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
         -DASSBIN_SANITIZE=ON -DASSBIN_BUILD_BENCHMARKS=OFF
+    step "ThreadSanitizer: the Python module on many threads (build-tsan, the module alone)"
+    # Only the module and the libraries it links are built (-O1, line tables); the interpreter is not
+    # instrumented, so the test preloads the TSan runtime (python/CMakeLists.txt, python_threads_tsan).
+    cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+        -DASSBIN_TSAN=ON -DASSBIN_BUILD_TESTS=OFF -DASSBIN_BUILD_BENCHMARKS=OFF -DASSBIN_WERROR=ON \
+        "${corpus_option[@]}" >/dev/null
+    cmake --build build-tsan -j "$jobs" --target assbin_python
+    (cd build-tsan && ctest -R python_threads_tsan --output-on-failure)
     step "Fuzzing every target for ${ASSBIN_FUZZ_SECONDS:-60} s (clang, libFuzzer, ASan + UBSan)"
     scripts/fuzz.sh --seconds "${ASSBIN_FUZZ_SECONDS:-60}"
     step "Coverage of the reader and converter from the fuzz corpora (llvm-cov; the reader must reach 90%, the converter 70%)"

@@ -628,10 +628,10 @@ bool read_settings(const po::variables_map& vm, Settings& settings) {
 po::options_description cmp_options() {
     po::options_description options("options");
     options.add_options()("help,h", "show this help")(
-        "epsilon", po::value<double>()->default_value(0.1, "0.1"),
-        "absolute tolerance for floats: |actual - expected| <= E matches (0 = exact). The default 0.1 (as "
-        "assimp cmpdump) applies only when neither --relative nor --ulps is given; given together, a value "
-        "matches when any of the given tolerances allows it")(
+        "epsilon", po::value<double>()->default_value(0.0, "0"),
+        "absolute tolerance for floats: |actual - expected| <= E matches. By default none: floats must be "
+        "equal (0 == -0, NaN == NaN), so that no change passes unseen; 0.1 is assimp cmpdump's tolerance. "
+        "Given with --relative or --ulps, a value matches when any of the given tolerances allows it")(
         "relative", po::value<double>(),
         "relative tolerance: |actual - expected| <= R * max(|actual|, |expected|); replaces the default "
         "--epsilon")(

@@ -60,8 +60,11 @@ std::vector<std::byte> header_bytes(const WriteOptions& options, bool shortened)
     }
     std::vector<std::byte> header(kHeaderSize, std::byte{0});
     // "ASSIMP.binary-dump." + asctime() is 44 bytes: exactly the magic field.
-    const std::string magic =
-        std::string(kMagicPrefix) + asctime_utc(options.time.value_or(std::chrono::system_clock::now()));
+    std::string stamp = options.timestamp
+                            ? *options.timestamp
+                            : asctime_utc(options.time.value_or(std::chrono::system_clock::now()));
+    stamp.resize(25, '\0');
+    const std::string magic = std::string(kMagicPrefix) + stamp;
     put(header, 0, magic.data(), std::min<size_t>(magic.size(), 44));
     put_scalar<uint32_t>(header, 44, 1); // version major
     put_scalar<uint32_t>(header, 48, 0); // version minor: never bumped by Assimp

@@ -22,15 +22,24 @@ def convert_one(source: str, root: str, output_root: str) -> dict:
 
     relative = pathlib.Path(source).relative_to(root)
     output = pathlib.Path(output_root) / relative.parent / (relative.name.removesuffix(".assbin") + ".aem")
-    output.parent.mkdir(parents=True, exist_ok=True)
+
+    def failed(why: str) -> dict:
+        return {"source": source, "output": None, "stats": None, "warnings": [], "error": why}
+
+    # Every failure of one file is that file's result, never the batch's end: a scene refused, a
+    # dump that cannot be read, an output that cannot be written (a folder in its place, a full
+    # disk), anything else this dump raises.
     try:
+        output.parent.mkdir(parents=True, exist_ok=True)
         result = assbin.convert(source, output)
         return {"source": source, "output": str(output), "stats": result.stats, "warnings": result.warnings,
                 "error": None}
     except assbin.ConvertError as error:
-        return {"source": source, "output": None, "stats": None, "warnings": [], "error": f"{error.refusal}: {error}"}
+        return failed(f"{error.refusal}: {error}")
     except assbin.ReadError as error:
-        return {"source": source, "output": None, "stats": None, "warnings": [], "error": f"{error.code}: {error}"}
+        return failed(f"{error.code}: {error}")
+    except Exception as error:  # noqa: BLE001 (reported, never raised: see above)
+        return failed(f"{type(error).__name__}: {error}")
 
 
 def convert_folder(dumps, models, client=None, partitions=None) -> list:

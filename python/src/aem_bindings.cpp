@@ -3,7 +3,11 @@
 #include "array_views.hpp"
 #include "bindings.hpp"
 #include "model_ref.hpp"
+#include "named_error.hpp"
 #include "source_argument.hpp"
+#include "text.hpp"
+
+#include <counting.hpp>
 
 #include <aem/io.hpp>
 #include <aem/pose.hpp>
@@ -12,6 +16,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace py = pybind11;
@@ -110,7 +115,7 @@ void bind_aem(py::module_& m) {
             [](const ModelRef& r) {
                 py::list out;
                 for (const aem::Texture& t : r.model->textures)
-                    out.append(py::dict(py::arg("file_name") = t.file_name,
+                    out.append(py::dict(py::arg("file_name") = text(t.file_name),
                                         py::arg("image_offset") = t.image_offset, py::arg("width") = t.width,
                                         py::arg("height") = t.height, py::arg("channels") = t.channels,
                                         py::arg("compression") = t.compression));
@@ -134,7 +139,7 @@ void bind_aem(py::module_& m) {
                                    std::vector<std::string> out;
                                    for (const aem::Bone& bone : r.model->bones)
                                        out.push_back(bone.name);
-                                   return out;
+                                   return text_list(out);
                                })
         .def_property_readonly(
             "inverse_binds",
@@ -151,7 +156,7 @@ void bind_aem(py::module_& m) {
             [](const ModelRef& r) {
                 py::list out;
                 for (const aem::Animation& a : r.model->animations)
-                    out.append(py::dict(py::arg("name") = a.name, py::arg("duration") = a.duration,
+                    out.append(py::dict(py::arg("name") = text(a.name), py::arg("duration") = a.duration,
                                         py::arg("first_sequence") = a.first_sequence));
                 return out;
             },
@@ -161,27 +166,28 @@ void bind_aem(py::module_& m) {
             [](const ModelRef& r) {
                 py::list out;
                 for (const aem::Violation& v : aem::validate(*r.model))
-                    out.append(py::make_tuple(aem::rule_name(v.rule), v.location, v.message));
+                    out.append(py::make_tuple(aem::rule_name(v.rule), text(v.location), text(v.message)));
                 return out;
             },
             "(rule, location, message) for every broken invariant; empty when valid")
         .def(
-            "pose",
-            [](const ModelRef& r, std::optional<uint32_t> animation, float time) {
-                if (animation && *animation >= r.model->animations.size())
-                    throw py::index_error("no animation " + std::to_string(*animation) + " (the model has " +
-                                          std::to_string(r.model->animations.size()) + ")");
+            "_pose",
+            [](const ModelRef& r, std::optional<int64_t> animation, double time) {
+                if (animation && (*animation < 0 || uint64_t(*animation) >= r.model->animations.size()))
+                    throw py::index_error("animation " + std::to_string(*animation) +
+                                          ": no such animation (the model has " +
+                                          std::to_string(r.model->animations.size()) + ", numbered from 0)");
+                if (!std::isfinite(time)) throw py::value_error("time must be a finite number of seconds");
+                const std::optional<uint32_t> index =
+                    animation ? std::optional<uint32_t>(uint32_t(*animation)) : std::nullopt;
                 aem::Pose pose;
                 {
                     py::gil_scoped_release unlocked;
-                    pose = aem::evaluate_pose(*r.model, animation, time);
+                    pose = aem::evaluate_pose(*r.model, index, float(time));
                 }
                 return pose_array(pose.skinning);
             },
-            py::arg("animation"), py::arg("time"),
-            "Every joint's skinning matrix (global · inverse bind) at `time` seconds: float32 (joints, 4, "
-            "4);\n"
-            "animation None gives the bind pose (identity)")
+            py::arg("animation"), py::arg("time"))
         .def("to_bytes",
              [](const ModelRef& r) {
                  const std::vector<std::byte> bytes = aem::to_bytes(*r.model);
@@ -194,12 +200,32 @@ void bind_aem(py::module_& m) {
                      py::module_::import("assbin").attr("_model_from_bytes"),
                      py::make_tuple(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
              })
+        .def("__eq__",
+             [](const ModelRef& a, const py::object& other) -> py::object {
+                 // Equal models are equal files: every record, name and image byte.
+                 if (!py::isinstance<ModelRef>(other))
+                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                 const ModelRef& b = other.cast<const ModelRef&>();
+                 if (a.model == b.model) return py::bool_(true);
+                 bool same = false;
+                 {
+                     py::gil_scoped_release unlocked; // no Python object is touched without it
+                     same = aem::to_bytes(*a.model) == aem::to_bytes(*b.model);
+                 }
+                 return py::bool_(same);
+             })
+        .def("__hash__",
+             [](const ModelRef& r) {
+                 return py::hash(py::make_tuple(int(r.model->layout), r.model->vertices.size(),
+                                                r.model->indices.size(), r.model->bones.size(),
+                                                r.model->animations.size()));
+             })
         .def("__repr__", [](const ModelRef& r) {
             return "<assbin.aem.Model " +
                    std::string(r.model->layout == aem::Layout::Edition2025 ? "2025" : "2024") + ": " +
-                   std::to_string(r.model->vertices.size()) + " vertices, " +
-                   std::to_string(r.model->indices.size() / 3) + " triangles, " +
-                   std::to_string(r.model->bones.size()) + " bones>";
+                   assbin_common::counted(r.model->vertices.size(), "vertex", "vertices") + ", " +
+                   assbin_common::counted(r.model->indices.size() / 3, "triangle", "triangles") + ", " +
+                   assbin_common::counted(r.model->bones.size(), "bone", "bones") + ">";
         });
 
     m.def(
@@ -211,7 +237,11 @@ void bind_aem(py::module_& m) {
                 return ModelRef{std::make_shared<const aem::Model>(aem::read_model(argument.bytes()))};
             }
             py::gil_scoped_release unlocked;
-            return ModelRef{std::make_shared<const aem::Model>(aem::read_file(argument.path()))};
+            try {
+                return ModelRef{std::make_shared<const aem::Model>(aem::read_file(argument.path()))};
+            } catch (const aem::Error& error) {
+                throw NamedAemError(error, argument.path());
+            }
         },
         py::arg("source"),
         "Reads an AEM model (a path, or its bytes) of either layout; raises assbin.ReadError.");

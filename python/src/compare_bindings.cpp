@@ -3,6 +3,7 @@
 #include "bindings.hpp"
 #include "named_error.hpp"
 #include "scene_ref.hpp"
+#include "text.hpp"
 
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
@@ -31,7 +32,7 @@ std::shared_ptr<const Scene> scene_of(const py::object& source, std::optional<Sc
         try {
             storage = read_file(path);
         } catch (const ParseError& error) {
-            throw NamedReadError(error, path.string(), side);
+            throw NamedReadError(error, path, side);
         }
     }
     return std::shared_ptr<const Scene>(&*storage, [](const Scene*) {});
@@ -59,8 +60,8 @@ void bind_compare(py::module_& m) {
             const std::shared_ptr<const Scene> a = scene_of(actual, actual_storage, "actual");
             const std::shared_ptr<const Scene> e = scene_of(expected, expected_storage, "expected");
             CompareOptions options;
-            // As `assbin cmp`: the absolute 0.1 applies only when no other tolerance is chosen.
-            options.epsilon = epsilon ? *epsilon : (relative || ulps) ? 0.0 : 0.1;
+            // As `assbin cmp`: exact unless a tolerance is chosen.
+            options.epsilon = epsilon.value_or(0.0);
             options.relative = relative;
             options.ulps = ulps;
             options.real_properties_by_value = by_value;
@@ -73,9 +74,10 @@ void bind_compare(py::module_& m) {
             }
             py::list differences;
             for (const Difference& d : result.differences) {
-                differences.append(py::dict(py::arg("path") = d.path, py::arg("what") = difference_line(d),
-                                            py::arg("actual") = d.actual, py::arg("expected") = d.expected,
-                                            py::arg("delta") = d.delta ? py::cast(*d.delta) : py::none()));
+                differences.append(
+                    py::dict(py::arg("path") = text(d.path), py::arg("what") = text(difference_line(d)),
+                             py::arg("actual") = text(d.actual), py::arg("expected") = text(d.expected),
+                             py::arg("delta") = d.delta ? py::cast(*d.delta) : py::none()));
             }
             return py::dict(py::arg("same") = result.same(), py::arg("total") = result.total,
                             py::arg("ignored") = result.ignored,

@@ -5,6 +5,7 @@
 #include "model_ref.hpp"
 #include "named_error.hpp"
 #include "scene_ref.hpp"
+#include "text.hpp"
 
 #include "output_target.hpp"
 
@@ -130,16 +131,21 @@ void bind_convert(py::module_& m) {
                     try {
                         scene = std::make_shared<const Scene>(read_file(*path, read));
                     } catch (const ParseError& error) {
-                        throw NamedReadError(error, path->string());
+                        throw NamedReadError(error, *path);
                     }
                 }
                 result = converter::convert(*scene, options);
                 if (destination) {
-                    converter::drop_textures_for_stream(result, *destination);
-                    converter::write_output(result, *destination);
+                    try {
+                        converter::drop_textures_for_stream(result, *destination);
+                        converter::write_output(result, *destination);
+                    } catch (...) { // an output that cannot be written: OSError naming it
+                        rethrow_as_output_error(*destination);
+                    }
                 }
             }
-            py::dict out(py::arg("stats") = stats_dict(result.stats), py::arg("warnings") = result.warnings);
+            py::dict out(py::arg("stats") = stats_dict(result.stats),
+                         py::arg("warnings") = text_list(result.warnings));
             out["format"] = converter::format_name(result.format);
             out["data"] = py::none();
             out["model"] = py::none();
@@ -154,7 +160,7 @@ void bind_convert(py::module_& m) {
             py::dict textures;
             if (!destination) {
                 for (const converter::TextureFile& file : result.textures)
-                    textures[py::str(file.name)] =
+                    textures[text(file.name)] =
                         py::bytes(reinterpret_cast<const char*>(file.bytes.data()), file.bytes.size());
             }
             out["textures"] = textures;

@@ -4,8 +4,10 @@
 #include "array_views.hpp"
 #include "bindings.hpp"
 #include "named_error.hpp"
+#include "recycled_buffers.hpp"
 #include "scene_ref.hpp"
 #include "source_argument.hpp"
+#include "text.hpp"
 
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
@@ -13,6 +15,7 @@
 #include <assbin/writer.hpp>
 #include <counting.hpp>
 #include <quoting.hpp>
+#include <read_file.hpp>
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -27,6 +30,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 
 namespace py = pybind11;
@@ -36,6 +40,13 @@ namespace assbin::python {
 namespace {
 
 using ScenePtr = std::shared_ptr<const Scene>;
+
+// A scene and what its arrays live in: the file's bytes in a recycled block (a scene read from a
+// path keeps its arrays there, recycled_buffers.hpp), or the scene it was copied from.
+struct SceneWithOwner {
+    std::shared_ptr<const void> owner;
+    Scene scene;
+};
 
 struct NodeRef {
     ScenePtr scene;
@@ -84,11 +95,31 @@ py::list parts(const ScenePtr& scene, size_t count) {
     return out;
 }
 
+// The first float of an array's records, whether copied into the scene's vectors or left in the
+// file's bytes (a scene read from a path: the reader's array views), and how many records.
+template <class T>
+std::pair<const float*, py::ssize_t> records(const VertexStream<T>& stream) {
+    const FileRecords<T> r = stream.records();
+    return {r.empty() ? nullptr : reinterpret_cast<const float*>(r.bytes.data()), py::ssize_t(r.size())};
+}
+
+// (N, k) float32 over a stream's records (k of the T's floats; records at any alignment: the file's).
+template <class T>
+py::array stream_view(const ScenePtr& scene, const VertexStream<T>& stream, py::ssize_t components) {
+    const auto [first, count] = records(stream);
+    return view_of(first, {count, components}, {py::ssize_t(sizeof(T)), sizeof(float)}, keep_alive(scene));
+}
+
 // (N, 3) float32 over a vertex stream, or None when the mesh has none (or it is shortened: bounds).
 py::object vec3_stream(const ScenePtr& scene, const std::optional<VertexStream<Vec3>>& stream) {
-    if (!stream || (scene->header.is_shortened() && stream->values.empty())) return py::none();
-    return view_of(stream->values.empty() ? nullptr : stream->values.front().data(),
-                   {py::ssize_t(stream->values.size()), 3}, {kVec3, sizeof(float)}, keep_alive(scene));
+    if (!stream || (scene->header.is_shortened() && stream->records().empty())) return py::none();
+    return stream_view(scene, *stream, 3);
+}
+
+// A bone's weights, copied or in the file's records: the first record's `field` and the count.
+std::pair<const std::byte*, py::ssize_t> weight_field(const Bone& bone, size_t field) {
+    const FileRecords<VertexWeight> r = bone.weight_records();
+    return {r.empty() ? nullptr : r.bytes.data() + field, py::ssize_t(r.size())};
 }
 
 py::array matrix_view(const ScenePtr& scene, const Matrix4& matrix) {
@@ -103,11 +134,13 @@ py::tuple vec3_tuple(const Vec3& v) {
 // shortened dump of it would store), NaNs left out.
 template <class T>
 Bounds<T> bounds_of(const Scene& scene, const VertexStream<T>& stream) {
-    if (scene.is_shortened() || stream.values.empty()) return stream.bounds;
+    const FileRecords<T> values = stream.records();
+    if (scene.is_shortened() || values.empty()) return stream.bounds;
     Bounds<T> bounds;
     bounds.min.setConstant(std::numeric_limits<float>::infinity());
     bounds.max.setConstant(-std::numeric_limits<float>::infinity());
-    for (const T& value : stream.values) {
+    for (size_t v = 0; v < values.size(); ++v) {
+        const T value = values[v];
         for (int i = 0; i < value.size(); ++i) {
             if (std::isnan(value[i])) continue;
             bounds.min[i] = std::min(bounds.min[i], value[i]);
@@ -138,16 +171,11 @@ py::object metadata_value(const MetadataValue& value) {
             else if constexpr (std::is_same_v<V, Vec3>)
                 return vec3_tuple(v);
             else if constexpr (std::is_same_v<V, std::string>)
-                return py::bytes(v).attr("decode")("utf-8", "surrogateescape");
+                return text(v);
             else
                 return py::cast(v);
         },
         value);
-}
-
-py::str text(const std::string& bytes) {
-    // Names in dumps are untrusted bytes: invalid UTF-8 stays visible and round-trips.
-    return py::bytes(bytes).attr("decode")("utf-8", "surrogateescape");
 }
 
 const char* property_type_name(uint32_t type) {
@@ -244,6 +272,15 @@ py::tuple header_state(const Header& h) {
                           py::bytes(reinterpret_cast<const char*>(h.reserved.data()), h.reserved.size()),
                           h.compressed_prefix, static_cast<int>(h.prefix_meaning));
 }
+// What a header says of the scene, for Scene equality: its time, version, writer, flags and names;
+// not how the bytes were laid out (the reserved bytes, the compressed stream's length prefix), which
+// the current layout writes its own way, as cmp treats layout variants.
+py::tuple header_meaning(const Header& h) {
+    return py::make_tuple(py::bytes(h.timestamp), h.version_major, h.version_minor, h.revision,
+                          h.compile_flags, h.shortened, h.compressed, py::bytes(h.source_name),
+                          py::bytes(h.command));
+}
+
 Header header_from_state(const py::tuple& state) {
     Header h;
     h.timestamp = state[0].cast<std::string>();
@@ -320,7 +357,10 @@ py::tuple scene_extras(const Scene& scene) {
 }
 
 SceneRef restore_extras(const SceneRef& read_back, const py::tuple& extras) {
-    auto scene = std::make_shared<Scene>(*read_back.scene);
+    auto held = std::make_shared<SceneWithOwner>();
+    held->owner = read_back.scene; // its arrays may be views of what that scene holds
+    held->scene = *read_back.scene;
+    Scene* scene = &held->scene;
     scene->header = header_from_state(extras[0].cast<py::tuple>());
     const py::tuple layout = extras[1].cast<py::tuple>();
     scene->layout.node_metadata = layout[0].cast<bool>();
@@ -343,7 +383,36 @@ SceneRef restore_extras(const SceneRef& read_back, const py::tuple& extras) {
         scene->skipped_chunks.push_back(
             {c[0].cast<uint32_t>(), c[1].cast<uint64_t>(), c[2].cast<uint32_t>(), c[3].cast<std::string>()});
     }
-    return {std::move(scene)};
+    return {ScenePtr(held, scene)};
+}
+
+// A mesh's faces as offsets and indices, and the owner their arrays keep alive: the scene's own
+// lists, or, for a scene read with array views (its faces left in the file's records), lists made
+// from the records on first use and kept with the Mesh object (the GIL is held: one thread at a
+// time makes them).
+std::pair<std::shared_ptr<const FaceList>, py::capsule> faces_of(const py::object& self) {
+    const MeshRef& mesh = self.cast<const MeshRef&>();
+    const FaceList& stored = mesh.get().faces;
+    if (stored.file_records.empty()) {
+        return {std::shared_ptr<const FaceList>(mesh.scene, &stored), keep_alive(mesh.scene)};
+    }
+    const py::dict kept = self.attr("__dict__");
+    if (!kept.contains("_faces")) {
+        auto made = std::make_shared<FaceList>();
+        {
+            py::gil_scoped_release unlocked; // only the scene's bytes and `made` are touched
+            made->offsets.reserve(stored.offsets.size() + mesh.get().face_count + 1);
+            made->offsets.push_back(0);
+            stored.for_each([&](size_t, std::span<const uint32_t> face) {
+                made->indices.insert(made->indices.end(), face.begin(), face.end());
+                made->offsets.push_back(uint32_t(made->indices.size()));
+            });
+            if (made->offsets.size() == 1) made->offsets.clear(); // no faces: no offsets, as the reader
+        }
+        kept["_faces"] = keep_alive(std::shared_ptr<const FaceList>(std::move(made)));
+    }
+    const py::capsule owner = kept["_faces"];
+    return {*owner.get_pointer<std::shared_ptr<const FaceList>>(), owner};
 }
 
 // scene.meshes and the other part lists: made once per Scene object and kept in its __dict__, so
@@ -378,6 +447,22 @@ ReadOptions read_options(bool strict, std::optional<uint64_t> max_inflated_mb,
 
 namespace {
 
+ScenePtr scene_in_file(const std::filesystem::path& path, const ReadOptions& options) {
+    std::shared_ptr<const FileBytes> file;
+    try {
+        file = read_recycled(path);
+    } catch (const assbin_common::ReadFailure& failure) {
+        throw ParseError(ErrorCode::Io, 0, "", failure.what());
+    }
+    ReadOptions views = options;
+    views.array_views = true; // the arrays stay in the block: a read copies the file once
+    auto held = std::make_shared<SceneWithOwner>();
+    held->scene = read_scene(file->bytes(), views);
+    // A compressed dump's records are in its inflated body, which the scene holds itself.
+    if (!held->scene.inflated_body && holds_file_records(held->scene)) held->owner = std::move(file);
+    return ScenePtr(held, &held->scene);
+}
+
 SceneRef read_source(const py::object& source, const ReadOptions& options) {
     const SourceArgument argument(source, "read");
     if (!argument.is_path()) {
@@ -386,16 +471,34 @@ SceneRef read_source(const py::object& source, const ReadOptions& options) {
     }
     py::gil_scoped_release unlocked;
     try {
-        return {std::make_shared<const Scene>(read_file(argument.path(), options))};
+        return {scene_in_file(argument.path(), options)};
     } catch (const ParseError& error) {
-        throw NamedReadError(error, argument.path().string());
+        throw NamedReadError(error, argument.path());
     }
 }
 
-std::vector<std::byte> scene_bytes(const SceneRef& scene, bool compressed, bool shortened) {
+// The writer's options for a scene: compressed and shortened as asked (None: as the scene was
+// read); with `keep_header`, the header's time, source name, command, revision and compile flags as
+// read (the double-precision flag aside: the writer writes single precision), so that a scene
+// written and read back is equal to itself and equal scenes give equal bytes.
+WriteOptions write_options(const Scene& scene, std::optional<bool> compressed, std::optional<bool> shortened,
+                           bool keep_header) {
     WriteOptions options;
-    options.compressed = compressed;
-    options.shortened = shortened || scene.scene->header.is_shortened();
+    options.compressed = compressed.value_or(scene.header.is_compressed());
+    options.shortened = shortened.value_or(false) || scene.header.is_shortened();
+    if (keep_header) {
+        options.timestamp = scene.header.timestamp;
+        options.source_name = scene.header.source_name;
+        options.command = scene.header.command;
+        options.revision = scene.header.revision;
+        options.compile_flags = scene.header.compile_flags & ~kCompileDoublePrecision;
+    }
+    return options;
+}
+
+std::vector<std::byte> scene_bytes(const SceneRef& scene, std::optional<bool> compressed,
+                                   std::optional<bool> shortened, bool keep_header = true) {
+    const WriteOptions options = write_options(*scene.scene, compressed, shortened, keep_header);
     py::gil_scoped_release unlocked;
     return write(*scene.scene, options);
 }
@@ -464,17 +567,17 @@ void bind_parts(py::module_& m) {
         .def_property_readonly(
             "vertex_ids",
             [](const BoneRef& b) {
-                const std::vector<VertexWeight>& w = b.get().weights;
-                return view_of(w.empty() ? nullptr : &w.front().vertex, {py::ssize_t(w.size())},
-                               {sizeof(VertexWeight)}, keep_alive(b.scene));
+                const auto [first, count] = weight_field(b.get(), offsetof(VertexWeight, vertex));
+                return view_of(reinterpret_cast<const uint32_t*>(first), {count}, {sizeof(VertexWeight)},
+                               keep_alive(b.scene));
             },
             "uint32 (weights,): the vertex of each weight (empty in a shortened dump)")
         .def_property_readonly(
             "weights",
             [](const BoneRef& b) {
-                const std::vector<VertexWeight>& w = b.get().weights;
-                return view_of(w.empty() ? nullptr : &w.front().weight, {py::ssize_t(w.size())},
-                               {sizeof(VertexWeight)}, keep_alive(b.scene));
+                const auto [first, count] = weight_field(b.get(), offsetof(VertexWeight, weight));
+                return view_of(reinterpret_cast<const float*>(first), {count}, {sizeof(VertexWeight)},
+                               keep_alive(b.scene));
             },
             "float32 (weights,)")
         .def_property_readonly("mesh_index", [](const BoneRef& b) { return b.mesh; })
@@ -486,7 +589,8 @@ void bind_parts(py::module_& m) {
              })
         .def("__reduce__", [](const BoneRef& b) { return part_reduce(b.scene, "bones", b.mesh, b.bone); });
 
-    py::class_<MeshRef>(m, "Mesh", "A mesh: vertex arrays (read-only views, no copy), faces and bones.")
+    py::class_<MeshRef>(m, "Mesh", py::dynamic_attr(),
+                        "A mesh: vertex arrays (read-only views, no copy), faces and bones.")
         .def_property_readonly("index", [](const MeshRef& r) { return r.mesh; })
         .def_property_readonly("vertex_count", [](const MeshRef& r) { return r.get().vertex_count; })
         .def_property_readonly("face_count", [](const MeshRef& r) { return r.get().face_count; })
@@ -506,9 +610,7 @@ void bind_parts(py::module_& m) {
             [](const MeshRef& r) {
                 py::list out;
                 for (const VertexStream<Color4>& set : r.get().color_sets)
-                    out.append(view_of(set.values.empty() ? nullptr : set.values.front().data(),
-                                       {py::ssize_t(set.values.size()), 4}, {sizeof(Color4), sizeof(float)},
-                                       keep_alive(r.scene)));
+                    out.append(stream_view(r.scene, set, 4));
                 return out;
             },
             "per colour set, float32 (vertices, 4): r, g, b, a")
@@ -518,9 +620,7 @@ void bind_parts(py::module_& m) {
                 py::list out;
                 for (const UvChannel& channel : r.get().uv_channels) {
                     const py::ssize_t components = std::clamp<py::ssize_t>(channel.component_count, 1, 3);
-                    out.append(view_of(channel.values.empty() ? nullptr : channel.values.front().data(),
-                                       {py::ssize_t(channel.values.size()), components},
-                                       {kVec3, sizeof(float)}, keep_alive(r.scene)));
+                    out.append(stream_view(r.scene, channel, components));
                 }
                 return out;
             },
@@ -534,29 +634,30 @@ void bind_parts(py::module_& m) {
                                })
         .def_property_readonly(
             "face_indices",
-            [](const MeshRef& r) {
-                const std::vector<uint32_t>& i = r.get().faces.indices;
-                return view_of(i.data(), {py::ssize_t(i.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
+            [](const py::object& self) {
+                const auto [faces, owner] = faces_of(self);
+                const std::vector<uint32_t>& i = faces->indices;
+                return view_of(i.data(), {py::ssize_t(i.size())}, {sizeof(uint32_t)}, owner);
             },
             "uint32: every face's vertex indices, back to back")
         .def_property_readonly(
             "face_offsets",
-            [](const MeshRef& r) {
-                const std::vector<uint32_t>& o = r.get().faces.offsets;
-                return view_of(o.data(), {py::ssize_t(o.size())}, {sizeof(uint32_t)}, keep_alive(r.scene));
+            [](const py::object& self) {
+                const auto [faces, owner] = faces_of(self);
+                const std::vector<uint32_t>& o = faces->offsets;
+                return view_of(o.data(), {py::ssize_t(o.size())}, {sizeof(uint32_t)}, owner);
             },
             "uint32 (faces + 1,): face i is face_indices[face_offsets[i]:face_offsets[i + 1]]")
         .def_property_readonly(
             "faces",
-            [](const MeshRef& r) -> py::object {
-                const FaceList& faces = r.get().faces;
-                if (faces.offsets.size() < 2) return py::none();
-                const uint32_t corners = faces.offsets[1] - faces.offsets[0];
-                const size_t count = faces.offsets.size() - 1;
-                if (corners == 0 || size_t{corners} * count != faces.indices.size()) return py::none();
-                return view_of(faces.indices.data(), {py::ssize_t(count), py::ssize_t(corners)},
-                               {py::ssize_t(corners * sizeof(uint32_t)), sizeof(uint32_t)},
-                               keep_alive(r.scene));
+            [](const py::object& self) -> py::object {
+                const auto [faces, owner] = faces_of(self);
+                if (faces->offsets.size() < 2) return py::none();
+                const uint32_t corners = faces->offsets[1] - faces->offsets[0];
+                const size_t count = faces->offsets.size() - 1;
+                if (corners == 0 || size_t{corners} * count != faces->indices.size()) return py::none();
+                return view_of(faces->indices.data(), {py::ssize_t(count), py::ssize_t(corners)},
+                               {py::ssize_t(corners * sizeof(uint32_t)), sizeof(uint32_t)}, owner);
             },
             "uint32 (faces, k) when every face has k corners, else None")
         .def_property_readonly("bones",
@@ -640,14 +741,13 @@ void bind_parts(py::module_& m) {
         .def_property_readonly("name", [](const MaterialRef& r) { return text(r.get().name()); })
         .def_property_readonly("properties", [](const MaterialRef& r) { return r.get().properties; })
         .def(
-            "get",
+            "_get",
             [](const MaterialRef& r, const std::string& key, uint32_t semantic,
                uint32_t index) -> py::object {
                 const MaterialProperty* p = r.get().find(key, semantic, index);
                 return p ? property_value(*p) : py::none();
             },
-            py::arg("key"), py::arg("semantic") = 0, py::arg("index") = 0,
-            "The value of the property, or None: material.get('$tex.file', 1) is the first diffuse texture")
+            py::arg("key"), py::arg("semantic"), py::arg("index"))
         .def_property_readonly("index", [](const MaterialRef& r) { return r.material; })
         .def("__repr__",
              [](const MaterialRef& r) {
@@ -841,19 +941,24 @@ void bind_scene(py::module_& module) {
                      return py::reinterpret_borrow<py::object>(Py_NotImplemented);
                  const SceneRef& b = other.cast<const SceneRef&>();
                  if (a.scene == b.scene) return py::bool_(true);
-                 if (!header_state(a.scene->header).equal(header_state(b.scene->header)))
+                 if (!header_meaning(a.scene->header).equal(header_meaning(b.scene->header)))
                      return py::bool_(false);
                  CompareOptions exact;
                  exact.epsilon = 0;
                  exact.real_properties_by_value = false;
                  exact.max_diffs = 1;
-                 py::gil_scoped_release unlocked;
-                 return py::bool_(compare(*a.scene, *b.scene, exact).same());
+                 bool same = false;
+                 {
+                     // Python's True and False are objects too: made once the GIL is held again.
+                     py::gil_scoped_release unlocked;
+                     same = compare(*a.scene, *b.scene, exact).same();
+                 }
+                 return py::bool_(same);
              })
         .def("__hash__",
              [](const SceneRef& s) { // equal scenes (same header, same values) hash alike
                  const Scene& scene = *s.scene;
-                 return py::hash(py::make_tuple(header_state(scene.header), scene.nodes.size(),
+                 return py::hash(py::make_tuple(header_meaning(scene.header), scene.nodes.size(),
                                                 scene.meshes.size(), scene.materials.size(),
                                                 scene.animations.size()));
              })
@@ -863,7 +968,7 @@ void bind_scene(py::module_& module) {
                                    for (const SkippedChunk& c : s.scene->skipped_chunks)
                                        out.append(py::dict(py::arg("id") = c.id, py::arg("offset") = c.offset,
                                                            py::arg("length") = c.length,
-                                                           py::arg("path") = c.path));
+                                                           py::arg("path") = text(c.path)));
                                    return out;
                                })
         .def(
@@ -871,18 +976,16 @@ void bind_scene(py::module_& module) {
             [](const SceneRef& s) {
                 py::list out;
                 for (const Problem& p : validate(*s.scene))
-                    out.append(py::make_tuple(p.severity == Severity::Error ? "error" : "warning", p.path,
-                                              p.message));
+                    out.append(py::make_tuple(p.severity == Severity::Error ? "error" : "warning",
+                                              text(p.path), text(p.message)));
                 return out;
             },
             "(severity, path, message) for each problem the content has")
         .def(
-            "to_bytes",
-            [](const SceneRef& s, bool compressed, bool shortened) {
-                return as_bytes(scene_bytes(s, compressed, shortened));
-            },
-            py::kw_only(), py::arg("compressed") = false, py::arg("shortened") = false,
-            "The scene as a dump in the current Assimp layout")
+            "_to_bytes",
+            [](const SceneRef& s, std::optional<bool> compressed, std::optional<bool> shortened,
+               bool keep_header) { return as_bytes(scene_bytes(s, compressed, shortened, keep_header)); },
+            py::arg("compressed"), py::arg("shortened"), py::arg("keep_header"))
         .def("__reduce__",
              [](const SceneRef& s) {
                  // Pickled as its dump (current layout) and what that layout does not say of the file it
@@ -893,8 +996,8 @@ void bind_scene(py::module_& module) {
                      py::make_tuple(as_bytes(scene_bytes(s, false, false)), scene_extras(*s.scene)));
              })
         .def("__repr__", [](const SceneRef& s) {
-            return "<assbin.Scene: " + std::to_string(s.scene->meshes.size()) + " meshes, " +
-                   std::to_string(s.scene->nodes.size()) + " nodes" +
+            return "<assbin.Scene: " + counted_text(s.scene->meshes.size(), "mesh", "meshes") + ", " +
+                   counted_text(s.scene->nodes.size(), "node", "nodes") +
                    (s.scene->is_shortened() ? ", shortened" : "") + ">";
         });
 
@@ -915,19 +1018,34 @@ void bind_scene(py::module_& module) {
         "threads decode meshes (0: one per core). The GIL is released while reading.");
 
     m.def("_restore_extras", &restore_extras, py::arg("scene"), py::arg("extras"));
+    m.def(
+        "_spare_blocks",
+        [] {
+            const SpareBlocks spares = spare_blocks();
+            return py::make_tuple(spares.blocks, spares.bytes);
+        },
+        "(blocks, bytes) the module keeps for the next read");
+    m.def("_release_spare_blocks", [] {
+        py::gil_scoped_release unlocked;
+        release_spare_blocks();
+    });
 
     m.def(
         "write",
-        [](const SceneRef& scene, const std::filesystem::path& path, bool compressed, bool shortened) {
-            WriteOptions options;
-            options.compressed = compressed;
-            options.shortened = shortened || scene.scene->header.is_shortened();
-            options.source_name = path.string();
+        [](const SceneRef& scene, const std::filesystem::path& path, std::optional<bool> compressed,
+           std::optional<bool> shortened, bool keep_header) {
+            WriteOptions options = write_options(*scene.scene, compressed, shortened, keep_header);
+            if (!keep_header) options.source_name = path.string(); // as Assimp 5.1+ names its output
             py::gil_scoped_release unlocked;
-            write_file(*scene.scene, path, options);
+            try {
+                write_file(*scene.scene, path, options);
+            } catch (const WriteError& error) {
+                if (error.path() != path.string()) throw; // the scene, not the file
+                throw FileError(error.message(), path);
+            }
         },
-        py::arg("scene"), py::arg("path"), py::kw_only(), py::arg("compressed") = false,
-        py::arg("shortened") = false,
+        py::arg("scene"), py::arg("path"), py::kw_only(), py::arg("compressed") = py::none(),
+        py::arg("shortened") = py::none(), py::arg("keep_header") = true,
         "Writes the scene as a dump in the current Assimp layout, atomically (temporary, then rename).");
 }
 

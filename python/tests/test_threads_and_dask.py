@@ -3,6 +3,7 @@
 
 import os
 import pathlib
+import subprocess
 import shutil
 import sys
 import threading
@@ -60,6 +61,27 @@ def test_reading_releases_the_gil():
     assert released >= 30, f"the other thread ran {released} times during 300 reads"
 
 
+def test_threads_in_fresh_interpreters_never_deadlock():
+    """The five lines that deadlocked (two threads touching their first arrays before NumPy was
+    imported), then reads, converts, poses and compares on 8 threads: 200 fresh interpreters, two at a
+    time, each under a timeout (a deadlock is a timeout here, not a hung suite)."""
+    from concurrent.futures import ThreadPoolExecutor
+    workload = pathlib.Path(__file__).with_name("threads_workload.py")
+    data = os.environ.get("ASSBIN_TEST_DATA_DIR", str(pathlib.Path(__file__).parents[2] / "tests" / "data"))
+
+    def run(_):
+        try:
+            done = subprocess.run([sys.executable, str(workload), "--data", data, "--rounds", "1"],
+                                  capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return "timed out (a deadlock)"
+        return None if done.returncode == 0 else f"exit {done.returncode}: {done.stderr[-2000:]}"
+
+    with ThreadPoolExecutor(2) as pool:
+        failures = [f for f in pool.map(run, range(200)) if f]
+    assert not failures, f"{len(failures)} of 200 runs failed; the first: {failures[0]}"
+
+
 def load_recipe():
     examples = pathlib.Path(os.environ.get("ASSBIN_PYTHON_EXAMPLES", pathlib.Path(__file__).parents[1] / "examples"))
     sys.path.insert(0, str(examples))
@@ -81,14 +103,18 @@ def test_the_dask_recipe_converts_a_folder_on_a_local_cluster(tmp_path):
     shutil.copy(fixture("FBX__huesitos.fbx.assbin"), source / "huesitos.fbx.assbin")
     shutil.copy(fixture("X__anim_test.x.assbin"), source / "nested" / "anim.x.assbin")
     shutil.copy(fixture("OBJ__box_UTF16BE.obj.assbin"), source / "empty.obj.assbin")  # refused: no meshes
+    shutil.copy(fixture("FBX__huesitos.fbx.assbin"), source / "blocked.fbx.assbin")
     output = tmp_path / "models"
+    (output / "blocked.fbx.aem").mkdir(parents=True)  # a folder where its model should go
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         results = recipe.convert_folder(source, output, client=client)
     by_name = {pathlib.Path(r["source"]).name: r for r in results}
-    assert set(by_name) == {"huesitos.fbx.assbin", "anim.x.assbin", "empty.obj.assbin"}
+    assert set(by_name) == {"huesitos.fbx.assbin", "anim.x.assbin", "empty.obj.assbin", "blocked.fbx.assbin"}
     assert by_name["empty.obj.assbin"]["error"].startswith("no-triangles")
+    assert by_name["blocked.fbx.assbin"]["error"].startswith("ValueError: ")  # reported; the rest went on
+    assert "blocked.fbx.aem" in by_name["blocked.fbx.assbin"]["error"]
     for name, relative in (("huesitos.fbx.assbin", "huesitos.fbx.aem"), ("anim.x.assbin", "nested/anim.x.aem")):
         assert by_name[name]["error"] is None
         model = assbin.aem.read(output / relative)

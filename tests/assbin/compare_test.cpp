@@ -94,7 +94,8 @@ BOOST_AUTO_TEST_CASE(a_float_beyond_the_tolerance_is_reported_at_its_path_and_wi
 
     assbin::Scene close = expected;
     close.meshes[0].positions->values[17].y() += 0.05f; // within cmpdump's 0.1
-    BOOST_TEST(assbin::compare(close, expected).same());
+    BOOST_TEST(assbin::compare(close, expected, with_epsilon(0.1)).same());
+    BOOST_TEST(assbin::compare(close, expected).total == 1u); // exact by default
     BOOST_TEST(assbin::compare(close, expected, with_epsilon(0)).total == 1u);
 }
 
@@ -320,8 +321,9 @@ BOOST_AUTO_TEST_CASE(tolerances_absolute_relative_and_ulps) {
     const float one = 1.0f;
     const float next = std::nextafter(one, 2.0f);
     BOOST_TEST(count_differences(next, one, with_epsilon(0)) == 1u);
-    BOOST_TEST(count_differences(1.09f, one, {}) == 0u); // cmpdump's 0.1
-    BOOST_TEST(count_differences(1.2f, one, {}) == 1u);
+    BOOST_TEST(count_differences(next, one, {}) == 1u);                 // exact by default
+    BOOST_TEST(count_differences(1.09f, one, with_epsilon(0.1)) == 0u); // cmpdump's 0.1
+    BOOST_TEST(count_differences(1.2f, one, with_epsilon(0.1)) == 1u);
 
     assbin::CompareOptions ulps = with_epsilon(0);
     ulps.ulps = 1;

@@ -148,7 +148,9 @@ int main(int argc, char** argv) {
         actual = assbin::read_file(actual_path);
         expected = assbin::read_file(expected_path);
     });
-    t.compare = best_seconds(options.runs, [&] { t.result = assbin::compare(actual, expected); });
+    assbin::CompareOptions cmpdump; // the nudges within 0.1 match, the moves beyond it count
+    cmpdump.epsilon = 0.1;
+    t.compare = best_seconds(options.runs, [&] { t.result = assbin::compare(actual, expected, cmpdump); });
     t.same = best_seconds(options.runs, [&] { (void)assbin::compare(expected, expected); });
     assbin::WriteOptions shortened_options;
     shortened_options.shortened = true;

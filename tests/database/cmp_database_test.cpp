@@ -101,8 +101,8 @@ BOOST_AUTO_TEST_CASE(bytes_after_the_scene_are_read_past_reported_and_refused_wh
     BOOST_TEST(run_cli({"cmp", file, clean, "--strict"}).exit_code == 2);
 }
 
-// 2. Choosing --ulps or --relative replaces the default absolute 0.1; combining is explicit.
-BOOST_AUTO_TEST_CASE(a_chosen_tolerance_replaces_the_default_one) {
+// 2. By default floats compare exactly; --epsilon, --relative and --ulps forgive, any of them.
+BOOST_AUTO_TEST_CASE(floats_compare_exactly_unless_a_tolerance_is_given) {
     const TempDir temp;
     const fs::path moved = temp / "moved.assbin";
     write_edited(kTriangle, moved, [](assbin::Scene& scene) {
@@ -110,10 +110,11 @@ BOOST_AUTO_TEST_CASE(a_chosen_tolerance_replaces_the_default_one) {
             p *= 1.001f; // a relative change of 1e-3, far below the absolute 0.1
     });
     const std::string a = moved.string(), e = fixture_path(kTriangle).string();
-    BOOST_TEST(run_cli({"cmp", a, e}).exit_code == 0);                       // default: |delta| <= 0.1
-    BOOST_TEST(run_cli({"cmp", a, e, "--ulps", "0"}).exit_code == 1);        // exact now
-    BOOST_TEST(run_cli({"cmp", a, e, "--relative", "1e-4"}).exit_code == 1); // 1e-3 > 1e-4
-    BOOST_TEST(run_cli({"cmp", a, e, "--relative", "1e-2"}).exit_code == 0); // 1e-3 <= 1e-2
+    BOOST_TEST(run_cli({"cmp", a, e}).exit_code == 1);                                    // default: exact
+    BOOST_TEST(run_cli({"cmp", a, e, "--epsilon", "0.1"}).exit_code == 0);                // assimp cmpdump's
+    BOOST_TEST(run_cli({"cmp", a, e, "--ulps", "0"}).exit_code == 1);                     // exact
+    BOOST_TEST(run_cli({"cmp", a, e, "--relative", "1e-4"}).exit_code == 1);              // 1e-3 > 1e-4
+    BOOST_TEST(run_cli({"cmp", a, e, "--relative", "1e-2"}).exit_code == 0);              // 1e-3 <= 1e-2
     BOOST_TEST(run_cli({"cmp", a, e, "--ulps", "0", "--epsilon", "0.1"}).exit_code == 0); // any of both
     const json report = cmp_json({a, e, "--ulps", "0"}, 1);
     BOOST_TEST(report["options"]["epsilon"].get<double>() == 0.0);
@@ -190,7 +191,9 @@ BOOST_AUTO_TEST_CASE(differences_name_types_flags_channels_and_bones) {
     BOOST_TEST(contains(typed.out, "property[$clr.diffuse].type: expected float[], actual double[]"),
                typed.out);
     BOOST_TEST(!contains(typed.out, "(delta -1)"));
-    BOOST_TEST(run_cli({"cmp", dbl, single, "--by-value"}).exit_code == 0);
+    // Exact by default: the double-precision writer's key times are wider than float's.
+    BOOST_TEST(run_cli({"cmp", dbl, single, "--by-value"}).exit_code == 1);
+    BOOST_TEST(run_cli({"cmp", dbl, single, "--by-value", "--relative", "1e-6"}).exit_code == 0);
 
     const TempDir temp;
     const fs::path changed = temp / "changed.assbin";

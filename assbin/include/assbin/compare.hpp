@@ -18,9 +18,10 @@ namespace assbin {
 struct CompareOptions {
     // Two floating-point values match when they are equal (0 == -0), both NaN, or within any of
     // the tolerances below. Integers, strings, counts, flags and face hashes compare exactly.
-    // Absolute: |actual - expected| <= epsilon. 0.1 is `assimp cmpdump`'s fixed tolerance; 0 turns
-    // it off (exact comparison unless another tolerance is set).
-    double epsilon = 0.1;
+    // Absolute: |actual - expected| <= epsilon. 0, the default, turns it off: exact comparison
+    // unless another tolerance is set, so that no change passes unseen. 0.1 is `assimp cmpdump`'s
+    // fixed tolerance.
+    double epsilon = 0;
     // Relative: |actual - expected| <= relative * max(|actual|, |expected|).
     std::optional<double> relative;
     // At most this many representable values apart, counted in the value's own precision (f32 for

@@ -52,6 +52,9 @@ struct WriteOptions {
     std::string command;
     // The dump time written into the magic; the current time when unset.
     std::optional<std::chrono::system_clock::time_point> time;
+    // The 25 bytes after the magic prefix as another header had them (Header::timestamp), written
+    // as they are in place of `time`: a scene written back keeps the time it was dumped at.
+    std::optional<std::string> timestamp;
     // The writer build's git commit (0 = none, as Debian's Assimp) and compile flags (§1.1). This
     // writer is not an Assimp build, so both default to 0. Flag 0x20 (double precision) is refused:
     // this writer always writes the single-precision layout.
