@@ -293,9 +293,19 @@ def compare(actual: Union[PathLike, Scene], expected: Union[PathLike, Scene], *,
     material properties by value; `ignore` is a list of globs of paths to skip ('*/tangents*'): a
     bare string is refused (TypeError), since its characters would each be a pattern.
     """
+    tolerances = {}
     for name, value in (("epsilon", epsilon), ("relative", relative)):
-        if value is not None and not (isinstance(value, (int, float)) and 0 <= value < float("inf")):
-            raise ValueError(f"{name} must be a finite number of 0 or more, not {value!r}")
+        if value is not None:
+            if isinstance(value, bool):
+                raise TypeError(f"{name} must be a number, not bool")
+            try:
+                value = float(value)  # NumPy's floats too
+            except (TypeError, ValueError):
+                raise TypeError(f"{name} must be a number, not {type(value).__name__}") from None
+            if not 0 <= value < float("inf"):
+                raise ValueError(f"{name} must be a finite number of 0 or more, not {value!r}")
+        tolerances[name] = value
+    epsilon, relative = tolerances["epsilon"], tolerances["relative"]
     ulps = _number("ulps", ulps, optional=True)
     max_diffs = _number("max_diffs", max_diffs)
     if isinstance(ignore, (str, bytes)):

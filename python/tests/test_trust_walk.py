@@ -75,6 +75,7 @@ def test_the_default_tolerance_sees_a_small_move(tmp_path):
     result = assbin.compare(moved, HUESITOS)
     assert not result.same and result.total >= 256  # every vertex, and the bounds
     assert assbin.compare(moved, HUESITOS, epsilon=0.1).same  # assimp cmpdump's tolerance, when asked
+    assert assbin.compare(moved, HUESITOS, epsilon=np.float32(0.1)).same  # NumPy's numbers too
     # The program agrees: exit 1 by default, 0 with --epsilon 0.1.
     from conftest import cli
     assert cli("cmp", moved, HUESITOS, check=False).returncode == 1
@@ -181,6 +182,8 @@ def test_a_cut_aem_file_and_a_refused_scene_name_their_file(tmp_path):
     (lambda: assbin.convert(HUESITOS, max_node_depth=-5), "max_node_depth"),
     (lambda: assbin.convert(HUESITOS, ticks_per_second=0), "ticks_per_second"),
     (lambda: assbin.compare(HUESITOS, HUESITOS, ulps=-1), "ulps"),
+    (lambda: assbin.compare(HUESITOS, HUESITOS, epsilon=-1), "epsilon"),
+    (lambda: assbin.compare(HUESITOS, HUESITOS, relative=float("nan")), "relative"),
     (lambda: assbin.compare(HUESITOS, HUESITOS, max_diffs=-1), "max_diffs"),
     (lambda: assbin.convert(HUESITOS).model.pose(-1, 0.5), "animation"),
     (lambda: assbin.read(HUESITOS).materials[0].get("$clr.diffuse", -1), "semantic"),

@@ -107,44 +107,74 @@ BOOST_AUTO_TEST_CASE(an_external_name_is_found_ignoring_case_in_a_texture_folder
     BOOST_TEST(aem::validate(missing.model).empty());
 }
 
+// An integer material key in each form Assimp's aiGetMaterialIntegerArray reads: an aiPTI_Integer,
+// an aiPTI_Buffer of 4-byte integers, or a one-byte buffer (a bool: the glTF and FBX importers store
+// $mat.twosided and the map modes so).
+enum class IntegerForm { Integer, Buffer4, Buffer1 };
+
+assbin::MaterialProperty integer_key(const char* key, uint32_t semantic, int32_t value, IntegerForm form) {
+    assbin::MaterialProperty property;
+    property.key = key;
+    property.semantic = semantic;
+    property.type =
+        static_cast<uint32_t>(form == IntegerForm::Integer ? assbin::MaterialPropertyType::Integer
+                                                           : assbin::MaterialPropertyType::Buffer);
+    property.data.resize(form == IntegerForm::Buffer1 ? 1 : 4);
+    std::memcpy(property.data.data(), &value, property.data.size()); // little-endian: the low byte first
+    return property;
+}
+
 // Assimp's aiTextureMapMode is 0 wrap, 1 clamp, 2 mirror, 3 decal. Both writers read the same
 // keys (MaterialKeys): mirror is mirrored repeat in the 2025 layout and in glTF, and a decal, which
-// shows nothing outside 0..1, clamps to its edge in both.
+// shows nothing outside 0..1, clamps to its edge in both; in every form the getter reads.
 BOOST_AUTO_TEST_CASE(assimps_map_modes_wrap_alike_in_the_2025_layout_and_gltf) {
-    const auto mode = [](const char* key, int32_t value) {
-        assbin::MaterialProperty property;
-        property.key = key;
-        property.semantic = 1; // diffuse
-        property.type = static_cast<uint32_t>(assbin::MaterialPropertyType::Integer);
-        property.data.resize(4);
-        std::memcpy(property.data.data(), &value, 4);
-        return property;
-    };
-    for (const auto& [u, v] : {std::pair{2, 3}, std::pair{3, 2}, std::pair{0, 1}}) {
+    for (const IntegerForm form : {IntegerForm::Integer, IntegerForm::Buffer4, IntegerForm::Buffer1})
+        for (const auto& [u, v] : {std::pair{2, 3}, std::pair{3, 2}, std::pair{0, 1}, std::pair{1, 2}}) {
+            assbin_test::SceneMaker s = textured(1, "*0", {texels(2, 2, {10, 20, 30, 255})});
+            s.scene.materials.at(0).properties.push_back(integer_key("$tex.mapmodeu", 1, u, form));
+            s.scene.materials.at(0).properties.push_back(integer_key("$tex.mapmodev", 1, v, form));
+            const auto aem_wrap = [](int32_t m) {
+                return m == 2 ? aem::kWrapMirroredRepeat : m == 0 ? aem::kWrapRepeat : aem::kWrapClampToEdge;
+            };
+            const auto gltf_wrap = [](int32_t m) { return m == 2 ? 33648 : m == 0 ? 10497 : 33071; };
+            const ConvertResult aem_result = convert_2025(s.scene);
+            const aem::Texture& base =
+                slot(aem_result.model, aem_result.model.materials.at(0).base_color_texture);
+            BOOST_TEST(base.wrap_x == aem_wrap(u), "mapmodeu " << u);
+            BOOST_TEST(base.wrap_y == aem_wrap(v), "mapmodev " << v);
+            ConvertOptions options;
+            options.format = assbin::converter::OutputFormat::Glb;
+            const ConvertResult glb = assbin::converter::convert(s.scene, options);
+            const assbin_test::gltf::Document document = assbin_test::gltf::Document::from_glb(glb.encoded);
+            const nlohmann::json& j = document.json();
+            const nlohmann::json& texture = j["textures"].at(0);
+            const nlohmann::json sampler = texture.contains("sampler")
+                                               ? j["samplers"].at(texture["sampler"].get<size_t>())
+                                               : nlohmann::json::object();
+            BOOST_TEST(sampler.value("wrapS", 10497) == gltf_wrap(u), "mapmodeu " << u);
+            BOOST_TEST(sampler.value("wrapT", 10497) == gltf_wrap(v), "mapmodev " << v);
+        }
+}
+
+// $mat.twosided in each form is glTF's doubleSided; a two-byte buffer, which Assimp's getter would
+// read past, says nothing.
+BOOST_AUTO_TEST_CASE(two_sided_in_every_form_the_getter_reads_is_double_sided) {
+    const auto double_sided = [](assbin::MaterialProperty property) {
         assbin_test::SceneMaker s = textured(1, "*0", {texels(2, 2, {10, 20, 30, 255})});
-        s.scene.materials.at(0).properties.push_back(mode("$tex.mapmodeu", u));
-        s.scene.materials.at(0).properties.push_back(mode("$tex.mapmodev", v));
-        const auto aem_wrap = [](int32_t m) {
-            return m == 2 ? aem::kWrapMirroredRepeat : m == 0 ? aem::kWrapRepeat : aem::kWrapClampToEdge;
-        };
-        const auto gltf_wrap = [](int32_t m) { return m == 2 ? 33648 : m == 0 ? 10497 : 33071; };
-        const ConvertResult aem_result = convert_2025(s.scene);
-        const aem::Texture& base =
-            slot(aem_result.model, aem_result.model.materials.at(0).base_color_texture);
-        BOOST_TEST(base.wrap_x == aem_wrap(u), "mapmodeu " << u);
-        BOOST_TEST(base.wrap_y == aem_wrap(v), "mapmodev " << v);
+        s.scene.materials.at(0).properties.push_back(std::move(property));
         ConvertOptions options;
         options.format = assbin::converter::OutputFormat::Glb;
         const ConvertResult glb = assbin::converter::convert(s.scene, options);
         const assbin_test::gltf::Document document = assbin_test::gltf::Document::from_glb(glb.encoded);
-        const nlohmann::json& j = document.json();
-        const nlohmann::json& texture = j["textures"].at(0);
-        const nlohmann::json sampler = texture.contains("sampler")
-                                           ? j["samplers"].at(texture["sampler"].get<size_t>())
-                                           : nlohmann::json::object();
-        BOOST_TEST(sampler.value("wrapS", 10497) == gltf_wrap(u), "mapmodeu " << u);
-        BOOST_TEST(sampler.value("wrapT", 10497) == gltf_wrap(v), "mapmodev " << v);
+        return document.json()["materials"].at(0).value("doubleSided", false);
+    };
+    for (const IntegerForm form : {IntegerForm::Integer, IntegerForm::Buffer4, IntegerForm::Buffer1}) {
+        BOOST_TEST(double_sided(integer_key("$mat.twosided", 0, 1, form)));
+        BOOST_TEST(!double_sided(integer_key("$mat.twosided", 0, 0, form)));
     }
+    assbin::MaterialProperty cut = integer_key("$mat.twosided", 0, 1, IntegerForm::Buffer4);
+    cut.data.resize(2);
+    BOOST_TEST(!double_sided(cut));
 }
 
 BOOST_AUTO_TEST_CASE(embedded_texels_are_read_as_b_g_r_a) {

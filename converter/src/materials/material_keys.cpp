@@ -14,9 +14,29 @@ namespace assbin::converter::detail {
 
 namespace {
 
-// The values of a numeric property as Assimp's aiGetMaterialFloatArray gives them: floats or
-// doubles, else integers widened.
-std::vector<double> values_of(const assbin::MaterialProperty& property) {
+using Type = assbin::MaterialPropertyType;
+
+bool is(const assbin::MaterialProperty& property, Type type) {
+    return property.type == static_cast<uint32_t>(type);
+}
+
+// The 4-byte elements of a property's data as T.
+template <class T>
+std::vector<double> elements(const assbin::MaterialProperty& property) {
+    std::vector<double> values;
+    for (size_t at = 0; at + 4 <= property.data.size(); at += 4) {
+        T value;
+        std::memcpy(&value, property.data.data() + at, 4);
+        values.push_back(static_cast<double>(value));
+    }
+    return values;
+}
+
+// The values of a real-valued key ($clr.*, $mat.opacity, $tex.scale, ...) as Assimp's
+// aiGetMaterialFloatArray gives them: floats, doubles, integers widened, and a buffer's bytes taken
+// as floats (importers store some keys as aiPTI_Buffer; the getter reads them so).
+std::vector<double> real_values(const assbin::MaterialProperty& property) {
+    if (is(property, Type::Buffer)) return elements<float>(property);
     std::vector<double> values = property.numbers();
     if (values.empty()) {
         for (const int32_t i : property.integers())
@@ -25,15 +45,34 @@ std::vector<double> values_of(const assbin::MaterialProperty& property) {
     return values;
 }
 
+// The values of an integer key ($tex.mapmodeu/v, $tex.uvwsrc, $mat.twosided) as Assimp's
+// aiGetMaterialIntegerArray gives them: integers, and a buffer's bytes taken as 32-bit integers —
+// one byte, a bool, as that byte (the glTF and FBX importers store $mat.twosided and the map modes
+// so); floats and doubles truncated. A buffer of 2 or 3 bytes, which the getter would read past, is
+// taken as nothing.
+std::vector<double> integer_values(const assbin::MaterialProperty& property) {
+    if (is(property, Type::Integer) || is(property, Type::Buffer)) {
+        if (property.data.size() == 1) return {static_cast<double>(static_cast<int8_t>(property.data[0]))};
+        return elements<int32_t>(property);
+    }
+    std::vector<double> values = property.numbers();
+    for (double& value : values)
+        value = std::isfinite(value) ? std::trunc(value) : value;
+    return values;
+}
+
 // The first value when it is finite.
-std::optional<double> first_finite(const assbin::MaterialProperty& property) {
-    const std::vector<double> values = values_of(property);
+std::optional<double> first_finite(const std::vector<double>& values) {
     if (values.empty() || !std::isfinite(values.front())) return std::nullopt;
     return values.front();
 }
 
+std::optional<double> first_real(const assbin::MaterialProperty& property) {
+    return first_finite(real_values(property));
+}
+
 std::optional<int32_t> map_mode(const assbin::MaterialProperty& property) {
-    const std::optional<double> value = first_finite(property);
+    const std::optional<double> value = first_finite(integer_values(property));
     if (!value) return std::nullopt;
     return static_cast<int32_t>(std::clamp(*value, double(std::numeric_limits<int32_t>::min()),
                                            double(std::numeric_limits<int32_t>::max())));
@@ -41,7 +80,7 @@ std::optional<int32_t> map_mode(const assbin::MaterialProperty& property) {
 
 // A UV set number; a billion stands for any set far past the eight a mesh can have.
 uint32_t uv_set(const assbin::MaterialProperty& property) {
-    return static_cast<uint32_t>(std::clamp(first_finite(property).value_or(0), 0.0, 1e9));
+    return static_cast<uint32_t>(std::clamp(first_finite(integer_values(property)).value_or(0), 0.0, 1e9));
 }
 
 std::optional<std::array<double, 5>> uv_transform(const assbin::MaterialProperty& property) {
@@ -105,16 +144,17 @@ MaterialKeys read_material_keys(const assbin::Material& material) {
     struct Factor {
         std::string_view key;
         std::vector<double> MaterialKeys::*values;
+        std::vector<double> (*read)(const assbin::MaterialProperty&);
     };
-    static constexpr Factor kFactors[] = {{"$clr.base", &MaterialKeys::base_colour},
-                                          {"$clr.diffuse", &MaterialKeys::diffuse},
-                                          {"$clr.emissive", &MaterialKeys::emissive},
-                                          {"$mat.opacity", &MaterialKeys::opacity},
-                                          {"$mat.metallicFactor", &MaterialKeys::metallic},
-                                          {"$mat.roughnessFactor", &MaterialKeys::roughness},
-                                          {"$mat.shininess", &MaterialKeys::shininess},
-                                          {"$mat.gltf.alphaCutoff", &MaterialKeys::alpha_cutoff},
-                                          {"$mat.twosided", &MaterialKeys::two_sided}};
+    static constexpr Factor kFactors[] = {{"$clr.base", &MaterialKeys::base_colour, real_values},
+                                          {"$clr.diffuse", &MaterialKeys::diffuse, real_values},
+                                          {"$clr.emissive", &MaterialKeys::emissive, real_values},
+                                          {"$mat.opacity", &MaterialKeys::opacity, real_values},
+                                          {"$mat.metallicFactor", &MaterialKeys::metallic, real_values},
+                                          {"$mat.roughnessFactor", &MaterialKeys::roughness, real_values},
+                                          {"$mat.shininess", &MaterialKeys::shininess, real_values},
+                                          {"$mat.gltf.alphaCutoff", &MaterialKeys::alpha_cutoff, real_values},
+                                          {"$mat.twosided", &MaterialKeys::two_sided, integer_values}};
     bool factor_seen[std::size(kFactors)] = {};
     bool alpha_mode_seen = false;
     std::map<uint32_t, SlotSeen> seen;
@@ -141,9 +181,9 @@ MaterialKeys read_material_keys(const assbin::Material& material) {
             } else if (key == "$tex.uvtrafo" && first(was.transform)) {
                 slot.uv_transform = uv_transform(property);
             } else if (key == "$tex.scale" && first(was.scale)) {
-                slot.scale = first_finite(property);
+                slot.scale = first_real(property);
             } else if (key == "$tex.strength" && first(was.strength)) {
-                slot.strength = first_finite(property);
+                slot.strength = first_real(property);
             }
             continue;
         }
@@ -154,7 +194,7 @@ MaterialKeys read_material_keys(const assbin::Material& material) {
         }
         for (size_t f = 0; f < std::size(kFactors); ++f) {
             if (key == kFactors[f].key && !std::exchange(factor_seen[f], true))
-                keys.*kFactors[f].values = values_of(property);
+                keys.*kFactors[f].values = kFactors[f].read(property);
         }
     }
     if (!keys.files.empty()) keys.uv_sets_read = 1;
