@@ -27,6 +27,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <numbers>
 #include <set>
 #include <string>
 #include <vector>
@@ -277,6 +278,45 @@ BOOST_AUTO_TEST_CASE(the_mapping_rules_on_a_crafted_scene) {
     BOOST_TEST(lights[0]["color"][1].get<double>() == 0.5);
     const auto used = j["extensionsUsed"].get<std::vector<std::string>>();
     BOOST_TEST((std::find(used.begin(), used.end(), "KHR_lights_punctual") != used.end()));
+}
+
+// aiLight's cone angles are the whole cone's (Collada's lights.dae: 45 and 135 degrees); glTF's are
+// from the centre: halved. A dump of Assimp's own glTF importer (told by its $mat.gltf.* keys)
+// already holds glTF's half angles: kept.
+BOOST_AUTO_TEST_CASE(spot_cones_are_halved_unless_the_gltf_importer_made_the_dump) {
+    assbin::Scene scene =
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/Collada__lights.dae.assbin"));
+    const auto spot_of = [](const assbin::Scene& from) {
+        const gltf::Document doc = gltf::Document::from_glb(to_glb(from).encoded);
+        for (const nlohmann::json& light : doc.json()["extensions"]["KHR_lights_punctual"]["lights"])
+            if (light["type"] == "spot")
+                return std::pair{light["spot"]["innerConeAngle"].get<double>(),
+                                 light["spot"]["outerConeAngle"].get<double>()};
+        return std::pair{-1.0, -1.0};
+    };
+    const auto is_spot = [](const assbin::Light& l) { return l.type == uint32_t(assbin::LightType::Spot); };
+    const auto source = std::find_if(scene.lights.begin(), scene.lights.end(), is_spot);
+    BOOST_TEST_REQUIRE((source != scene.lights.end()));
+    BOOST_TEST(std::abs(source->outer_cone - 3 * std::numbers::pi / 4) < 1e-6); // 135 degrees, the whole cone
+    const auto [inner, outer] = spot_of(scene);
+    BOOST_TEST(std::abs(outer - source->outer_cone / 2) < 1e-6); // 67.5 degrees from the centre
+    BOOST_TEST(std::abs(inner - source->inner_cone / 2) < 1e-6);
+
+    source->inner_cone = 0.3f;
+    source->outer_cone = 0.6f;
+    assbin::MaterialProperty gltf_key;
+    gltf_key.key = "$mat.gltf.alphaMode";
+    gltf_key.type = uint32_t(assbin::MaterialPropertyType::String);
+    const std::string mode = "OPAQUE";
+    const uint32_t length = uint32_t(mode.size());
+    gltf_key.data.resize(4 + mode.size() + 1);
+    std::memcpy(gltf_key.data.data(), &length, 4);
+    std::memcpy(gltf_key.data.data() + 4, mode.data(), mode.size());
+    BOOST_TEST_REQUIRE(!scene.materials.empty());
+    scene.materials.at(0).properties.push_back(gltf_key);
+    const auto [kept_inner, kept_outer] = spot_of(scene);
+    BOOST_TEST(std::abs(kept_inner - 0.3) < 1e-6);
+    BOOST_TEST(std::abs(kept_outer - 0.6) < 1e-6);
 }
 
 // --quantize stores UVs that leave 0..1 as 12-bit steps across their (material, set) range, with the

@@ -4,8 +4,11 @@
 // a camera's yfov from Assimp's horizontal field of view and aspect, as Assimp's glTF importer
 // relates them; a light's colour is its diffuse colour divided by its largest component, which
 // becomes the intensity; glTF lights fall off by the inverse square, so other attenuations are said
-// in a warning; spot cone angles are Assimp's as they are (its glTF importer copies them), limited
-// to glTF's 0 <= inner < outer <= pi/2.
+// in a warning; spot cone angles: aiLight's are the whole cone's (light.h; the Collada, FBX and
+// Blender importers store them so), KHR_lights_punctual's are from the centre, so they are halved —
+// except in a dump of Assimp's own glTF importer, which copies glTF's half angles into aiLight (such
+// a dump is told by the $mat.gltf.* keys that importer gives every material); then limited to
+// glTF's 0 <= inner < outer <= pi/2.
 #include "gltf/gltf_convert.hpp"
 
 #include <cmath>
@@ -94,8 +97,19 @@ void write_cameras(Build& build, size_t& unplaced) {
                           " near plane of 0 or less written as 0.001 (glTF needs a positive one)");
 }
 
+// Whether Assimp's glTF importer made the dump: it gives every material $mat.gltf.* keys (alpha
+// mode, cutoff, ...), which no other importer writes.
+bool made_by_gltf_importer(const assbin::Scene& scene) {
+    for (const assbin::Material& material : scene.materials)
+        for (const assbin::MaterialProperty& property : material.properties)
+            if (property.key.starts_with("$mat.gltf.")) return true;
+    return false;
+}
+
 void write_lights(Build& build, size_t& unplaced) {
     size_t dropped = 0, attenuations = 0, cones = 0;
+    const double cone_to_gltf =
+        made_by_gltf_importer(build.scene) ? 1.0 : 0.5; // whole cone -> from the centre
     for (const assbin::Light& light : build.scene.lights) {
         const auto type = static_cast<assbin::LightType>(light.type);
         const char* kind = type == assbin::LightType::Directional ? "directional"
@@ -124,13 +138,13 @@ void write_lights(Build& build, size_t& unplaced) {
         }
         if (type == assbin::LightType::Spot) {
             const double half_pi = std::numbers::pi / 2;
-            double outer = std::isfinite(light.outer_cone)
-                               ? std::clamp<double>(light.outer_cone, 1e-6, half_pi)
-                               : half_pi / 2;
-            double inner =
-                std::isfinite(light.inner_cone) ? std::clamp<double>(light.inner_cone, 0.0, half_pi) : 0.0;
+            const double wanted_outer = light.outer_cone * cone_to_gltf;
+            const double wanted_inner = light.inner_cone * cone_to_gltf;
+            double outer =
+                std::isfinite(wanted_outer) ? std::clamp<double>(wanted_outer, 1e-6, half_pi) : half_pi / 2;
+            double inner = std::isfinite(wanted_inner) ? std::clamp<double>(wanted_inner, 0.0, half_pi) : 0.0;
             if (inner >= outer) inner = outer * 0.999;
-            cones += outer != light.outer_cone || inner != light.inner_cone;
+            cones += outer != wanted_outer || inner != wanted_inner;
             object += ",\"spot\":{\"innerConeAngle\":" + json_number(inner) +
                       ",\"outerConeAngle\":" + json_number(outer) + "}";
         }
