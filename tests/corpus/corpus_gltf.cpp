@@ -11,7 +11,9 @@
 //     primitive, skinned by JOINTS_0/WEIGHTS_0 and the inverse bind matrices;
 //   - or it is refused, and AEM conversion refuses it too, in the same words.
 // Then Khronos's glTF-Validator (--node NODE --validator tests/gltf/validate.js) reads every file
-// written: each must have 0 errors and 0 warnings. Prints the failures, then
+// written: each must have 0 errors and 0 warnings. With --tangents tests/gltf/tangents.js, a second
+// MikkTSpace (glTF-Transform's tangents()) is run on every .glb written, and every corner's TANGENT
+// must agree with it: w equal, xyz within 1 degree. Prints the failures, then
 // "gltf: N passed, M failed (K files validated)" and exits 1 when M > 0.
 #include "gltf_checks.hpp"
 #include "support/gltf_read.hpp"
@@ -31,6 +33,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,33 +57,75 @@ std::string check(const assbin::Scene& scene, const ConvertResult& result, bool 
     return problem;
 }
 
-// Runs the validator over `files` (in batches); returns the failures it reports.
-std::vector<std::string> validate(const std::string& node, const std::string& script,
-                                  const std::vector<fs::path>& files, size_t& validated, size_t& infos) {
+// Runs `node script FILE...` over `files` in batches of 100 and hands each JSON line it prints to
+// `report`; returns the failures of running it (a script that cannot start or exits non-zero).
+template <class Report>
+std::vector<std::string> run_node_script(const std::string& node, const std::string& script,
+                                         const std::vector<fs::path>& files, Report&& report) {
     std::vector<std::string> failures;
     for (size_t at = 0; at < files.size(); at += 100) {
         std::string command = "'" + node + "' '" + script + "'";
         for (size_t k = at; k < std::min(files.size(), at + 100); ++k)
             command += " '" + files[k].string() + "'";
         FILE* pipe = popen(command.c_str(), "r");
-        if (!pipe) return {"cannot run the validator: " + command};
+        if (!pipe) return {"cannot run " + command};
         std::string output;
         char buffer[65536];
         for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;)
             output.append(buffer, n);
         const int status = pclose(pipe);
-        if (status != 0) failures.push_back("the validator exited with status " + std::to_string(status));
+        if (status != 0) failures.push_back(script + " exited with status " + std::to_string(status));
         std::istringstream lines(output);
-        for (std::string line; std::getline(lines, line);) {
-            const nlohmann::json report = nlohmann::json::parse(line);
+        for (std::string line; std::getline(lines, line);)
+            report(nlohmann::json::parse(line), failures);
+    }
+    return failures;
+}
+
+// Every corner's TANGENT against glTF-Transform's tangents() (tests/gltf/tangents.js).
+struct TangentAgreement {
+    size_t files = 0, corners = 0, w_differ = 0, over_1_degree = 0;
+    double max_degrees = 0;
+};
+
+std::vector<std::string> check_tangents(const std::string& node, const std::string& script,
+                                        const std::vector<fs::path>& files, TangentAgreement& agreement) {
+    std::vector<fs::path> binaries;
+    std::copy_if(files.begin(), files.end(), std::back_inserter(binaries),
+                 [](const fs::path& f) { return f.extension() == ".glb"; });
+    return run_node_script(
+        node, script, binaries, [&](const nlohmann::json& r, std::vector<std::string>& failures) {
+            if (r.contains("failure")) {
+                failures.push_back(r["file"].get<std::string>() + ": " + r["failure"].get<std::string>());
+                return;
+            }
+            const size_t corners = r["corners"].get<size_t>();
+            agreement.files += corners > 0;
+            agreement.corners += corners;
+            agreement.w_differ += r["w_differ"].get<size_t>();
+            agreement.over_1_degree += r["over_1_degree"].get<size_t>();
+            agreement.max_degrees = std::max(agreement.max_degrees, r["max_degrees"].get<double>());
+            if (r["w_differ"].get<size_t>() > 0 || r["over_1_degree"].get<size_t>() > 0)
+                failures.push_back(r["file"].get<std::string>() + ": of " + std::to_string(corners) +
+                                   " corners, " + std::to_string(r["w_differ"].get<size_t>()) +
+                                   " with the other w, " + std::to_string(r["over_1_degree"].get<size_t>()) +
+                                   " over 1 degree apart");
+        });
+}
+
+// Runs the validator over `files` (in batches); returns the failures it reports.
+std::vector<std::string> validate(const std::string& node, const std::string& script,
+                                  const std::vector<fs::path>& files, size_t& validated, size_t& infos) {
+    return run_node_script(
+        node, script, files, [&](const nlohmann::json& report, std::vector<std::string>& failures) {
             ++validated;
             if (report.contains("failure")) {
                 failures.push_back(report["file"].get<std::string>() + ": " +
                                    report["failure"].get<std::string>());
-                continue;
+                return;
             }
             infos += report["infos"].get<size_t>();
-            if (report["errors"].get<size_t>() == 0 && report["warnings"].get<size_t>() == 0) continue;
+            if (report["errors"].get<size_t>() == 0 && report["warnings"].get<size_t>() == 0) return;
             std::string text = report["file"].get<std::string>() + ": " +
                                std::to_string(report["errors"].get<size_t>()) + " errors, " +
                                std::to_string(report["warnings"].get<size_t>()) + " warnings";
@@ -88,16 +133,14 @@ std::vector<std::string> validate(const std::string& node, const std::string& sc
                 text += "\n    " + m["code"].get<std::string>() + " " + m["pointer"].get<std::string>() +
                         ": " + m["message"].get<std::string>();
             failures.push_back(text);
-        }
-    }
-    return failures;
+        });
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     fs::path folder, expected_failures;
-    std::string node, script;
+    std::string node, script, tangent_script;
     bool poses = true, quantize = false, meshopt = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -107,6 +150,8 @@ int main(int argc, char** argv) {
             node = argv[++i];
         } else if (arg == "--validator" && i + 1 < argc) {
             script = argv[++i];
+        } else if (arg == "--tangents" && i + 1 < argc) {
+            tangent_script = argv[++i];
         } else if (arg == "--quantize") {
             quantize = true;
         } else if (arg == "--meshopt") {
@@ -120,11 +165,11 @@ int main(int argc, char** argv) {
             break;
         }
     }
-    if (folder.empty() || !fs::is_directory(folder) || node.empty() != script.empty()) {
-        std::fprintf(
-            stderr,
-            "usage: corpus_gltf [--node NODE --validator validate.js] [--quantize] [--meshopt] [--no-poses] "
-            "[--expect-failures LIST] CORPUS_FOLDER\n");
+    if (folder.empty() || !fs::is_directory(folder) || node.empty() != script.empty() ||
+        (!tangent_script.empty() && node.empty())) {
+        std::fprintf(stderr,
+                     "usage: corpus_gltf [--node NODE --validator validate.js [--tangents tangents.js]] "
+                     "[--quantize] [--meshopt] [--no-poses] [--expect-failures LIST] CORPUS_FOLDER\n");
         return 2;
     }
     const std::set<std::string> unreadable = assbin_test::read_expected_failures(expected_failures);
@@ -198,6 +243,17 @@ int main(int argc, char** argv) {
             std::cout << "FAILED   validator: " << failure << "\n";
             ++failed;
         }
+    }
+    if (!tangent_script.empty()) {
+        TangentAgreement agreement;
+        for (const std::string& failure : check_tangents(node, tangent_script, written, agreement)) {
+            std::cout << "FAILED   tangents: " << failure << "\n";
+            ++failed;
+        }
+        std::cout << "tangents: " << agreement.corners << " corners in " << agreement.files
+                  << " files against glTF-Transform's MikkTSpace: " << agreement.w_differ
+                  << " with the other w, " << agreement.over_1_degree
+                  << " over 1 degree apart (the largest angle " << agreement.max_degrees << " degrees)\n";
     }
     std::error_code ignored;
     if (failed == 0) fs::remove_all(out, ignored);

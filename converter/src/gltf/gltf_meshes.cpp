@@ -357,7 +357,11 @@ void add_tangents(Streams& streams, std::vector<uint32_t>& triangles, size_t set
         } else {
             tangent /= length;
         }
-        const float w = vertex.normal.cross(tangent).dot(vertex.bitangent) < 0 ? -1.0f : 1.0f;
+        // MikkTSpace ran on glTF's flipped UVs (v' = 1 - v), where its bitangent points down the
+        // image; glTF's normal textures are +Y up (bitangent = cross(normal, tangent) * w pointing up
+        // the image), so w is the opposite of MikkTSpace's sign, as glTF-Transform's tangents() writes
+        // it (glTF-Sample-Models issue 174; tests/gltf/tangents.js holds every corner to it).
+        const float w = vertex.normal.cross(tangent).dot(vertex.bitangent) < 0 ? 1.0f : -1.0f;
         streams.tangents[v] = {tangent.x(), tangent.y(), tangent.z(), w};
     }
 }
