@@ -64,6 +64,24 @@ BOOST_AUTO_TEST_CASE(a_scene_without_triangles_is_refused_saying_why) {
     BOOST_TEST(refused_with(s.scene, Refusal::NoTriangles, "only 1 line"));
 }
 
+// glTF holds nodes, cameras, lights, lines and points without any triangle: what AEM refuses for
+// having none is a glTF file (Khronos's validator holds the fixtures' files: gltf_out).
+BOOST_AUTO_TEST_CASE(a_scene_without_triangles_is_a_gltf_file) {
+    ConvertOptions glb;
+    glb.format = assbin::converter::OutputFormat::Glb;
+    const ConvertResult empty = convert(fixture("OBJ__box_UTF16BE.obj.assbin"), glb);
+    BOOST_TEST(empty.encoded.size() > 0u);
+    BOOST_TEST(empty.stats.nodes > 0u);
+    BOOST_TEST(empty.stats.triangles == 0u);
+    const ConvertResult points = convert(fixture("PLY__cube_binary_starts_with_nl.ply.assbin"), glb);
+    BOOST_TEST(points.stats.points == 1u);
+    assbin_test::SceneMaker s;
+    s.mesh({{0, 0, 0}, {1, 0, 0}}, {{0, 1}});
+    s.material();
+    s.node("root", -1, assbin::Matrix4::Identity(), {0});
+    BOOST_TEST(assbin::converter::convert(s.scene, glb).stats.lines == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(a_non_finite_transform_on_a_mesh_node_is_refused) {
     assbin_test::SceneMaker s;
     s.triangle();

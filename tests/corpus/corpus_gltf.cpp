@@ -9,7 +9,8 @@
 //   - with bones or animations, its pose equals the dump's by the Assimp-semantics oracle (rest pose
 //     and eight times of every animation, within 1e-4 of the model's size): every vertex of every
 //     primitive, skinned by JOINTS_0/WEIGHTS_0 and the inverse bind matrices;
-//   - or it is refused, and AEM conversion refuses it too, in the same words.
+//   - or it is refused, and AEM conversion refuses it too, in the same words (a scene with nothing
+//     to draw, which AEM refuses, is a glTF file and must pass as one).
 // Then Khronos's glTF-Validator (--node NODE --validator tests/gltf/validate.js) reads every file
 // written: each must have 0 errors and 0 warnings. With --tangents tests/gltf/tangents.js, a second
 // MikkTSpace (glTF-Transform's tangents()) is run on every .glb written, and every corner's TANGENT

@@ -208,7 +208,6 @@ void report_names_not_utf8(const assbin::Scene& scene, Report& report) {
 void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& options,
                            detail::PreparedScene& prepared, ConvertResult& result, Report& report) {
     refuse_non_finite_nodes(scene);
-    const NodeGraph& graph = prepared.graph;
     Build build(scene, options, report, result.stats, prepared);
     build.node_of.assign(scene.nodes.size(), 0);
     build.content_of.assign(scene.nodes.size(), 0);
@@ -224,13 +223,8 @@ void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& opt
     }
     if (options.quantize) build.doc.use_extension("KHR_mesh_quantization", true);
     write_meshes(build);
-    // Refused in AEM's words when no node places a mesh with something to draw (glTF keeps lines
-    // and points, so a scene of those alone is converted).
-    if (std::none_of(graph.references.begin(), graph.references.end(),
-                     [&](const detail::MeshReference& r) { return build.meshes[r.mesh].mesh >= 0; })) {
-        throw ConvertError(Refusal::NoTriangles, "no triangles left to convert: " +
-                                                     detail::nothing_to_draw(scene, graph, result.stats));
-    }
+    // A scene with nothing to draw is still a glTF file: its nodes, cameras, lights, lines and points
+    // (AEM, which holds triangles alone, refuses it).
     report_names_not_utf8(scene, report);
     size_t joints = 0;
     for (uint32_t n = 0; n < scene.nodes.size(); ++n)
