@@ -6,6 +6,7 @@
 // --format, refuses an extension it does not write and AEM's options. The corpus holds every dump to
 // the same (tests/corpus/corpus_gltf.cpp).
 #include "gltf_checks.hpp"
+#include "scene_maker.hpp"
 #include "support/dump_builder.hpp"
 #include "support/fixtures.hpp"
 #include "support/gltf_read.hpp"
@@ -278,6 +279,47 @@ BOOST_AUTO_TEST_CASE(the_mapping_rules_on_a_crafted_scene) {
     BOOST_TEST(lights[0]["color"][1].get<double>() == 0.5);
     const auto used = j["extensionsUsed"].get<std::vector<std::string>>();
     BOOST_TEST((std::find(used.begin(), used.end(), "KHR_lights_punctual") != used.end()));
+}
+
+// A skinned mesh's vertices that no bone weighs are placed by the node that holds the mesh: in glTF
+// their joint is that node with the identity as inverse bind matrix, so that they stand where the
+// node puts them (they sat at their mesh-space position, with inverse(bind global) there). Held to
+// the Assimp-semantics oracle at rest and through an animation of the bone.
+BOOST_AUTO_TEST_CASE(vertices_no_bone_weighs_stand_where_their_node_puts_them) {
+    assbin_test::SceneMaker s;
+    s.mesh({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {{0, 1, 2}, {0, 2, 3}});
+    s.material();
+    const uint32_t root = s.node("root", -1);
+    s.node("body", int32_t(root), assbin_test::translation(5, 0, 0), {0});
+    s.node("bone", int32_t(root), assbin_test::translation(0, 2, 0));
+    assbin::Bone bone;
+    bone.name = "bone";
+    bone.offset =
+        assbin_test::translation(0, -2, 0) * assbin_test::translation(5, 0, 0); // inverse(bone) * body
+    bone.weights = {{0, 1.0f}, {1, 1.0f}};                                      // vertices 2 and 3: no weight
+    bone.weight_count = 2;
+    s.last_mesh().bones.push_back(bone);
+    assbin::Animation lift;
+    lift.name = "lift";
+    lift.duration = 25;
+    lift.ticks_per_second = 25;
+    assbin::NodeChannel channel;
+    channel.node_name = "bone";
+    channel.positions.keys = {{0.0, assbin::Vec3(0, 2, 0)}, {25.0, assbin::Vec3(0, 3, 0)}};
+    channel.positions.count = 2;
+    lift.channels.push_back(channel);
+    s.scene.animations.push_back(lift);
+    for (const bool quantize : {false, true}) {
+        const auto result = to_glb(s.scene, quantize);
+        const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+        BOOST_TEST(gltf_pose_differs(s.scene, result, doc) == "", (quantize ? "quantized" : "plain"));
+        // At rest, every vertex where the body puts it: x from 5 to 6.
+        for (size_t n = 0; n < doc.json()["nodes"].size(); ++n) {
+            if (!doc.json()["nodes"][n].contains("skin")) continue;
+            for (const Eigen::Vector3d& v : doc.posed_vertices(doc.pose(std::nullopt, 0), n, 0))
+                BOOST_TEST((v.x() > 4.999 && v.x() < 6.001), "x = " << v.x());
+        }
+    }
 }
 
 // aiLight's cone angles are the whole cone's (Collada's lights.dae: 45 and 135 degrees); glTF's are

@@ -107,11 +107,11 @@ void place_meshes(Build& build, uint32_t n, size_t& joints_total) {
             const int32_t joint = out.joint_node[k];
             const uint32_t node = joint < 0 ? content : build.content_of[static_cast<size_t>(joint)];
             joints += (k ? "," : "") + std::to_string(node);
-            // Column-major, as glTF's MAT4: the bone's offset, or the placing node's inverse bind
-            // global transform for the vertices no bone weighs (they stay where the node puts them).
-            Eigen::Matrix4f matrix = joint < 0
-                                         ? Eigen::Matrix4f(build.graph.global[n].inverse().cast<float>())
-                                         : Eigen::Matrix4f(out.inverse_bind[with_node++].cast<float>());
+            // Column-major, as glTF's MAT4: the bone's offset; for the vertices no bone weighs, whose
+            // joint is the node that places the mesh, the identity: joint global · identity · v is
+            // where that node puts them, at rest and as it moves (Assimp shows them so).
+            Eigen::Matrix4f matrix = joint < 0 ? Eigen::Matrix4f::Identity()
+                                               : Eigen::Matrix4f(out.inverse_bind[with_node++].cast<float>());
             if (quantized)
                 matrix = (matrix.cast<double>() * dequantize).cast<float>(); // folded into the skin
             if (!matrix.allFinite()) matrix.setIdentity(); // a node scaled to nothing has no inverse
