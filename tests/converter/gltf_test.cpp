@@ -322,6 +322,50 @@ BOOST_AUTO_TEST_CASE(vertices_no_bone_weighs_stand_where_their_node_puts_them) {
     }
 }
 
+// --quantize folds each skin's dequantization into its inverse bind matrices: two skinned meshes
+// that share a bone are quantized on one box, so that the joint has one inverse bind matrix (with
+// two, Blender's default import guesses two bind poses and moves vertices at every frame).
+BOOST_AUTO_TEST_CASE(a_joint_shared_by_two_skins_has_one_inverse_bind_matrix_when_quantized) {
+    assbin_test::SceneMaker s;
+    s.mesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+    s.mesh({{10, 0, 0}, {14, 0, 0}, {10, 3, 0}}, {{0, 1, 2}});       // another box entirely
+    s.mesh({{50, 50, 50}, {51, 50, 50}, {50, 51, 50}}, {{0, 1, 2}}); // shares nothing
+    s.material();
+    const uint32_t root = s.node("root", -1);
+    s.node("body", int32_t(root), assbin::Matrix4::Identity(), {0, 1, 2});
+    s.node("bone", int32_t(root), assbin_test::translation(0, 2, 0));
+    s.node("other", int32_t(root), assbin_test::translation(3, 0, 0));
+    for (uint32_t m = 0; m < 3; ++m) {
+        assbin::Bone bone;
+        bone.name = m < 2 ? "bone" : "other";
+        bone.offset = m < 2 ? assbin_test::translation(0, -2, 0) : assbin_test::translation(-3, 0, 0);
+        bone.weights = {{0, 1.0f}, {1, 1.0f}, {2, 1.0f}};
+        bone.weight_count = 3;
+        s.scene.meshes[m].bones.push_back(bone);
+    }
+    const auto result = to_glb(s.scene, true);
+    const gltf::Document doc = gltf::Document::from_glb(result.encoded);
+    BOOST_TEST(gltf_pose_differs(s.scene, result, doc) == "");
+    const nlohmann::json& j = doc.json();
+    std::map<int64_t, std::vector<std::vector<double>>> matrices_of_joint;
+    for (const nlohmann::json& skin : j["skins"]) {
+        const std::vector<double> all = doc.accessor(skin["inverseBindMatrices"].get<size_t>());
+        for (size_t k = 0; k < skin["joints"].size(); ++k)
+            matrices_of_joint[skin["joints"][k].get<int64_t>()].emplace_back(all.begin() + 16 * k,
+                                                                             all.begin() + 16 * (k + 1));
+    }
+    BOOST_TEST(j["skins"].size() == 3u);
+    size_t shared = 0;
+    for (const auto& [joint, matrices] : matrices_of_joint) {
+        shared += matrices.size() > 1;
+        for (const std::vector<double>& m : matrices)
+            for (size_t e = 0; e < 16; ++e)
+                BOOST_TEST(std::abs(m[e] - matrices.front()[e]) <= 1e-6 * std::max(1.0, std::abs(m[e])),
+                           "joint " << joint << " element " << e);
+    }
+    BOOST_TEST(shared == 1u); // "bone", in the first two skins
+}
+
 // aiLight's cone angles are the whole cone's (Collada's lights.dae: 45 and 135 degrees); glTF's are
 // from the centre: halved. A dump of Assimp's own glTF importer (told by its $mat.gltf.* keys)
 // already holds glTF's half angles: kept.

@@ -431,20 +431,76 @@ void optimize(Streams& streams, std::vector<uint32_t>& indices, ConvertStats& st
     apply(streams.origin, used);
 }
 
-// The accessors of one primitive; returns the primitive's JSON object.
-// The grid positions are quantized on: the mesh's bounding box (finite positions), one step for
-// every axis (a uniform scale keeps normals and skins right), 2^14 - 1 steps across its longest side.
-void set_dequantization(const SourceVertices& source, MeshOut& out) {
-    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max()), hi = -lo;
-    for (const Vec3& p : source.positions) {
-        const Eigen::Vector3d v(p[0], p[1], p[2]);
-        if (!v.allFinite()) continue;
-        lo = lo.cwiseMin(v);
-        hi = hi.cwiseMax(v);
+// A box of finite positions (empty while lo > hi).
+struct Box {
+    Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::max());
+    Eigen::Vector3d hi = -lo;
+    void add(const Box& other) {
+        lo = lo.cwiseMin(other.lo);
+        hi = hi.cwiseMax(other.hi);
     }
-    if (!(lo.array() <= hi.array()).all()) return;
-    const double extent = (hi - lo).maxCoeff();
-    out.dequantize_offset = lo;
+    bool empty() const { return !(lo.array() <= hi.array()).all(); }
+};
+
+Box finite_box(const assbin::Mesh& mesh) {
+    Box box;
+    if (!mesh.positions) return box;
+    for (const assbin::Vec3& p : mesh.positions->values) {
+        const Eigen::Vector3d v = p.cast<double>();
+        if (!v.allFinite()) continue;
+        box.lo = box.lo.cwiseMin(v);
+        box.hi = box.hi.cwiseMax(v);
+    }
+    return box;
+}
+
+// --quantize: the box each dump mesh's positions are quantized on. A skin folds its mesh's
+// dequantization into its inverse bind matrices, so two skins that share a joint would give it two
+// matrices (Blender's import, guessing the bind pose from them, then moves vertices at every frame):
+// meshes that share a joint node — a bone's, or the placing node of their unweighted vertices — are
+// quantized on the union of their boxes, and their folded matrices agree. Union-find over the meshes
+// by joint node: linear in the bones and references.
+std::vector<Box> quantization_boxes(const Build& build) {
+    const assbin::Scene& scene = build.scene;
+    std::vector<uint32_t> parent(scene.meshes.size());
+    for (uint32_t m = 0; m < parent.size(); ++m)
+        parent[m] = m;
+    const auto find = [&](uint32_t m) {
+        while (parent[m] != m)
+            m = parent[m] = parent[parent[m]];
+        return m;
+    };
+    std::unordered_map<uint32_t, uint32_t> mesh_of_joint;
+    const auto share = [&](uint32_t node, uint32_t m) {
+        const auto [seen, fresh] = mesh_of_joint.emplace(node, m);
+        if (!fresh) parent[find(m)] = find(seen->second);
+    };
+    std::vector<uint8_t> skinned(scene.meshes.size(), 0);
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        for (const detail::BoneTarget& target : build.prepared.bone_targets[m]) {
+            if (target.node < 0) continue;
+            skinned[m] = 1;
+            share(static_cast<uint32_t>(target.node), m);
+        }
+    }
+    for (const detail::MeshReference& reference : build.graph.references)
+        if (reference.mesh < skinned.size() && skinned[reference.mesh]) share(reference.node, reference.mesh);
+    std::vector<Box> own(scene.meshes.size()), group(scene.meshes.size());
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m) {
+        own[m] = finite_box(scene.meshes[m]);
+        group[find(m)].add(own[m]);
+    }
+    for (uint32_t m = 0; m < scene.meshes.size(); ++m)
+        own[m] = group[find(m)];
+    return own;
+}
+
+// The grid positions are quantized on: the box (quantization_boxes), one step for every axis (a
+// uniform scale keeps normals and skins right), 2^14 - 1 steps across its longest side.
+void set_dequantization(const Box& box, MeshOut& out) {
+    if (box.empty()) return;
+    const double extent = (box.hi - box.lo).maxCoeff();
+    out.dequantize_offset = box.lo;
     out.dequantize_scale = extent > 0 ? extent / ((1 << 14) - 1) : 1.0;
 }
 
@@ -615,6 +671,7 @@ void write_meshes(Build& build) {
     Tally tally;
     size_t split = 0;
     build.meshes.assign(build.scene.meshes.size(), MeshOut{});
+    const std::vector<Box> boxes = build.options.quantize ? quantization_boxes(build) : std::vector<Box>{};
     for (uint32_t m = 0; m < build.scene.meshes.size(); ++m) {
         const assbin::Mesh& mesh = build.scene.meshes[m];
         MeshOut& out = build.meshes[m];
@@ -622,7 +679,7 @@ void write_meshes(Build& build) {
         SourceVertices source = read_source(build, m, tally);
         skin_mesh(build, m, source, out, tally);
         Faces faces = take_faces(build, m, source);
-        if (build.options.quantize) set_dequantization(source, out);
+        if (build.options.quantize) set_dequantization(boxes[m], out);
         const uint32_t material = mesh.material_index; // checked by refuse_broken_references
         std::vector<std::string> primitives;
         if (build.options.record_vertex_origins) build.origins.emplace_back();
