@@ -405,6 +405,40 @@ BOOST_AUTO_TEST_CASE(spot_cones_are_halved_unless_the_gltf_importer_made_the_dum
     BOOST_TEST(std::abs(kept_outer - 0.6) < 1e-6);
 }
 
+// A glTF texture transform through Assimp's glTF importer and back: the importer stores the negated
+// angle (mRotation = -rotation) and offsets moved for its flipped v and its rotation about the centre
+// (glTF2Importer's formulas, applied here to known glTF values); the writer gives back the glTF
+// values, rotation sign included (it came out negated).
+BOOST_AUTO_TEST_CASE(a_texture_transform_from_assimps_gltf_importer_comes_back_as_it_was) {
+    const double offset_x = 0.1, offset_y = 0.2, scale_x = 2, scale_y = 3;
+    for (const double rotation : {0.0, 0.3927, -1.2}) {
+        const double c = std::cos(rotation), s = std::sin(rotation); // the importer's cos(-mRotation)
+        const std::vector<float> assimp = {float(0.5 * scale_x * (-c + s + 1) + offset_x),
+                                           float(0.5 * scale_y * (s + c - 1) + 1 - scale_y - offset_y),
+                                           float(scale_x), float(scale_y), float(-rotation)};
+        SceneSpec spec;
+        MeshSpec mesh;
+        mesh.positions = std::vector<F3>{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
+        mesh.uvs.push_back({2, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}}});
+        mesh.faces = {{0, 1, 2}};
+        spec.meshes.push_back(mesh);
+        spec.root = make_node("root", {0});
+        spec.materials = {MaterialSpec{{prop_string("?mat.name", "m"), prop_string("$tex.file", "*0", 0, 1),
+                                        prop_floats("$tex.uvtrafo", assimp, 1)},
+                                       {}}};
+        spec.textures = {argb_texture(1, 1, Bytes(4, std::byte(200)))};
+        const assbin::Scene scene = assbin::read_scene(build_dump(spec, WriterProfile::p5()).bytes);
+        const gltf::Document doc = gltf::Document::from_glb(to_glb(scene).encoded);
+        const nlohmann::json& t = doc.json()["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]
+                                            ["extensions"]["KHR_texture_transform"];
+        BOOST_TEST(std::abs(t.value("rotation", 0.0) - rotation) < 1e-6, "rotation " << rotation);
+        BOOST_TEST(std::abs(t["offset"][0].get<double>() - offset_x) < 1e-6, "rotation " << rotation);
+        BOOST_TEST(std::abs(t["offset"][1].get<double>() - offset_y) < 1e-6, "rotation " << rotation);
+        BOOST_TEST(std::abs(t["scale"][0].get<double>() - scale_x) < 1e-6);
+        BOOST_TEST(std::abs(t["scale"][1].get<double>() - scale_y) < 1e-6);
+    }
+}
+
 // --quantize stores UVs that leave 0..1 as 12-bit steps across their (material, set) range, with the
 // dequantization composed into every texture's KHR_texture_transform on that set (after the dump's
 // own transform), so that a texture is looked up where the float file looks it up. Three materials:

@@ -221,8 +221,10 @@ struct Materials::State {
 
     // KHR_texture_transform for `slot` of dump material `m` (on its UV set), or "" for none:
     // the aiUVTransform, inverting the mapping Assimp's own glTF importer applies (its v axis is
-    // flipped relative to glTF's); then, for a set quantized across its range, the dequantization
-    // uv = lo + extent · q composed after it: T(o)·S·T(lo)·S(extent) = T(o + S·lo)·S·S(extent).
+    // flipped relative to glTF's, and it stores the negated angle: mRotation = -rotation, its
+    // offsets computed with cos and sin of the glTF angle); then, for a set quantized across its
+    // range, the dequantization uv = lo + extent · q composed after it:
+    // T(o)·S·T(lo)·S(extent) = T(o + S·lo)·S·S(extent).
     std::string transform(const MaterialKeys& material, uint32_t m, const TextureSlot& slot) {
         const uint32_t set = slot.uv_set;
         double ox = 0, oy = 0, sx = 1, sy = 1, rotation = 0;
@@ -231,8 +233,8 @@ struct Materials::State {
             const auto [tx, ty, scale_x, scale_y, angle] = *dump;
             sx = scale_x;
             sy = scale_y;
-            rotation = angle;
-            const double c = std::cos(-rotation), s = std::sin(-rotation);
+            rotation = -angle; // glTF's angle
+            const double c = std::cos(rotation), s = std::sin(rotation);
             ox = tx - 0.5 * sx * (-c + s + 1);
             oy = 1 - sy + 0.5 * sy * (s + c - 1) - ty;
         }
