@@ -439,6 +439,36 @@ BOOST_AUTO_TEST_CASE(a_texture_transform_from_assimps_gltf_importer_comes_back_a
     }
 }
 
+// A camera's yfov: from Assimp's horizontal angle and aspect by the trigonometric relation, except in
+// a dump of Assimp's glTF importer, which stores yfov · aspect as the horizontal angle.
+BOOST_AUTO_TEST_CASE(a_cameras_yfov_undoes_the_relation_its_importer_used) {
+    assbin::Scene scene =
+        assbin::read_file(assbin_test::fixture_path("assimp-5.2.5/Collada__lights.dae.assbin"));
+    assbin::Camera camera;
+    camera.name = "lens";
+    camera.horizontal_fov = 1.0f;
+    camera.aspect = 2.0f;
+    camera.clip_near = 0.1f;
+    camera.clip_far = 100.0f;
+    camera.look_at = assbin::Vec3(0, 0, -1);
+    camera.up = assbin::Vec3(0, 1, 0);
+    scene.cameras = {camera};
+    const auto yfov_of = [](const assbin::Scene& from) {
+        const gltf::Document doc = gltf::Document::from_glb(to_glb(from).encoded);
+        return doc.json()["cameras"].at(0)["perspective"]["yfov"].get<double>();
+    };
+    BOOST_TEST(std::abs(yfov_of(scene) - 2 * std::atan(std::tan(0.5) / 2)) < 1e-6); // one frustum's angles
+    assbin::MaterialProperty gltf_key;
+    gltf_key.key = "$mat.gltf.alphaCutoff";
+    gltf_key.type = uint32_t(assbin::MaterialPropertyType::Float);
+    const float cutoff = 0.5f;
+    gltf_key.data.resize(4);
+    std::memcpy(gltf_key.data.data(), &cutoff, 4);
+    BOOST_TEST_REQUIRE(!scene.materials.empty());
+    scene.materials.at(0).properties.push_back(gltf_key);
+    BOOST_TEST(std::abs(yfov_of(scene) - 0.5) < 1e-6); // Assimp's glTF importer: hfov = yfov * aspect
+}
+
 // --quantize stores UVs that leave 0..1 as 12-bit steps across their (material, set) range, with the
 // dequantization composed into every texture's KHR_texture_transform on that set (after the dump's
 // own transform), so that a texture is looked up where the float file looks it up. Three materials:

@@ -1,14 +1,15 @@
 // Cameras and lights on the nodes that name them. Assimp gives each its own placement inside the
 // node (position, look-at or direction, up); glTF's look down their node's -Z with +Y up, so that
 // placement becomes a child node wherever it is not already glTF's. Mapping rules (docs/gltf.md):
-// a camera's yfov from Assimp's horizontal field of view and aspect, as Assimp's glTF importer
-// relates them; a light's colour is its diffuse colour divided by its largest component, which
-// becomes the intensity; glTF lights fall off by the inverse square, so other attenuations are said
-// in a warning; spot cone angles: aiLight's are the whole cone's (light.h; the Collada, FBX and
-// Blender importers store them so), KHR_lights_punctual's are from the centre, so they are halved —
-// except in a dump of Assimp's own glTF importer, which copies glTF's half angles into aiLight (such
-// a dump is told by the $mat.gltf.* keys that importer gives every material); then limited to
-// glTF's 0 <= inner < outer <= pi/2.
+// a camera's yfov from Assimp's horizontal field of view and aspect by the trigonometric relation
+// (the angles of one frustum), except in a dump of Assimp's own glTF importer, which stores
+// yfov · aspect as the horizontal angle: there yfov = horizontal / aspect gives the source's back; a light's
+// colour is its diffuse colour divided by its largest component, which becomes the intensity; glTF lights
+// fall off by the inverse square, so other attenuations are said in a warning; spot cone angles: aiLight's
+// are the whole cone's (light.h; the Collada, FBX and Blender importers store them so), KHR_lights_punctual's
+// are from the centre, so they are halved — except in a dump of Assimp's own glTF importer, which copies
+// glTF's half angles into aiLight (such a dump is told by the $mat.gltf.* keys that importer gives every
+// material); then limited to glTF's 0 <= inner < outer <= pi/2.
 #include "gltf/gltf_convert.hpp"
 
 #include <cmath>
@@ -63,8 +64,18 @@ void attach(Build& build, int64_t owner, const std::string& name, const std::opt
     build.add_node(std::move(holder), owner);
 }
 
+// Whether Assimp's glTF importer made the dump: it gives every material $mat.gltf.* keys (alpha
+// mode, cutoff, ...), which no other importer writes.
+bool made_by_gltf_importer(const assbin::Scene& scene) {
+    for (const assbin::Material& material : scene.materials)
+        for (const assbin::MaterialProperty& property : material.properties)
+            if (property.key.starts_with("$mat.gltf.")) return true;
+    return false;
+}
+
 void write_cameras(Build& build, size_t& unplaced) {
     size_t dropped = 0, near_fixed = 0;
+    const bool from_gltf = made_by_gltf_importer(build.scene);
     for (const assbin::Camera& camera : build.scene.cameras) {
         const double hfov = camera.horizontal_fov;
         if (!std::isfinite(hfov) || hfov <= 0 || hfov >= std::numbers::pi) {
@@ -72,7 +83,9 @@ void write_cameras(Build& build, size_t& unplaced) {
             continue;
         }
         const double aspect = std::isfinite(camera.aspect) && camera.aspect > 0 ? camera.aspect : 0.0;
-        const double yfov = aspect > 0 ? 2 * std::atan(std::tan(hfov / 2) / aspect) : hfov;
+        const double yfov = aspect <= 0 ? hfov
+                            : from_gltf ? hfov / aspect // the importer's own relation, undone
+                                        : 2 * std::atan(std::tan(hfov / 2) / aspect);
         double znear = camera.clip_near;
         if (!std::isfinite(znear) || znear <= 0) {
             znear = 1e-3;
@@ -95,15 +108,6 @@ void write_cameras(Build& build, size_t& unplaced) {
     if (near_fixed > 0)
         build.report.warn(detail::count_of(near_fixed, "camera's", "cameras'") +
                           " near plane of 0 or less written as 0.001 (glTF needs a positive one)");
-}
-
-// Whether Assimp's glTF importer made the dump: it gives every material $mat.gltf.* keys (alpha
-// mode, cutoff, ...), which no other importer writes.
-bool made_by_gltf_importer(const assbin::Scene& scene) {
-    for (const assbin::Material& material : scene.materials)
-        for (const assbin::MaterialProperty& property : material.properties)
-            if (property.key.starts_with("$mat.gltf.")) return true;
-    return false;
 }
 
 void write_lights(Build& build, size_t& unplaced) {
