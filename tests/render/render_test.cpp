@@ -141,18 +141,24 @@ BOOST_AUTO_TEST_CASE(gltf_files_draw_as_their_dumps) {
         BOOST_TEST_CONTEXT(c.golden) {
             const bool wireframe = std::find(c.args.begin(), c.args.end(), "--wireframe") != c.args.end();
             const Image golden = load_png(fixture_path(std::string("render/") + c.golden));
-            for (const std::string extension : {".glb", ".gltf"}) {
-                const std::string converted = (temp.path() / (std::to_string(compared) + extension)).string();
+            // Also compressed (EXT_meshopt_compression, decoded with meshoptimizer's decoders) and
+            // quantized and compressed (KHR_mesh_quantization too): the same picture.
+            const std::vector<std::vector<std::string>> forms = {
+                {".glb"}, {".gltf"}, {".glb", "--meshopt"}, {".glb", "--quantize", "--meshopt"}};
+            for (const std::vector<std::string>& form : forms) {
+                const std::string converted = (temp.path() / (std::to_string(compared) + form[0])).string();
                 std::vector<std::string> convert{"convert", c.input, "-o", converted};
+                convert.insert(convert.end(), form.begin() + 1, form.end());
                 if (wireframe) convert.push_back("--no-optimize");
                 const auto run = run_cli(convert);
                 BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
-                BOOST_TEST(share_different(render(temp, converted, c.args), golden, 8) <= 0.005, extension);
+                BOOST_TEST(share_different(render(temp, converted, c.args), golden, 8) <= 0.005,
+                           form[0] << (form.size() > 1 ? " " + form.back() : std::string()));
                 ++compared;
             }
         }
     }
-    BOOST_TEST(compared >= 12u);
+    BOOST_TEST(compared >= 24u);
     BOOST_TEST(posed == 2u); // huesitos at 1 s and at 0.3 s
     const std::string skinned = (temp.path() / "skinned.glb").string();
     BOOST_TEST_REQUIRE(run_cli({"convert", dump("FBX__huesitos.fbx.assbin"), "-o", skinned}).exit_code == 0);

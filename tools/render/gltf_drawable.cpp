@@ -13,6 +13,7 @@
 #include "algorithms.hpp" // decode_image
 
 #include <aem/format.hpp>
+#include <meshoptimizer.h>
 #include <nlohmann/json.hpp>
 
 #include <Eigen/Geometry>
@@ -24,6 +25,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 namespace assbin::render {
@@ -79,6 +81,14 @@ class GltfFile {
             doc_ = json::parse(reinterpret_cast<const char*>(bytes.data()),
                                reinterpret_cast<const char*>(bytes.data()) + bytes.size());
         }
+        // An extension the file requires and this reader does not know would draw a tangle: refused.
+        static const std::set<std::string> kRead = {"KHR_mesh_quantization", "EXT_meshopt_compression",
+                                                    "KHR_texture_transform"};
+        for (const json& required : doc_.value("extensionsRequired", json::array())) {
+            if (!required.is_string() || !kRead.contains(required.get<std::string>()))
+                throw std::runtime_error("the file requires the extension " + required.dump() +
+                                         ", which render does not read");
+        }
         for (const json& buffer : doc_.value("buffers", json::array())) {
             if (buffer.contains("uri")) {
                 buffers_.push_back(
@@ -94,6 +104,8 @@ class GltfFile {
 
     std::vector<std::byte> view_bytes(size_t view_index) const {
         const json& view = doc_.at("bufferViews").at(view_index);
+        if (view.contains("extensions") && view["extensions"].contains("EXT_meshopt_compression"))
+            return decompressed(view_index, view["extensions"]["EXT_meshopt_compression"]);
         const std::vector<std::byte>& buffer = buffers_.at(view.at("buffer").get<size_t>());
         const size_t offset = view.value("byteOffset", size_t{0}),
                      length = view.at("byteLength").get<size_t>();
@@ -102,6 +114,54 @@ class GltfFile {
                                      " reaches past its buffer");
         return {buffer.begin() + static_cast<std::ptrdiff_t>(offset),
                 buffer.begin() + static_cast<std::ptrdiff_t>(offset + length)};
+    }
+
+    // A view compressed with EXT_meshopt_compression, decoded by meshoptimizer's own decoders (the
+    // codec the converter's --meshopt encodes with) and filters; the view's own buffer is only the
+    // extension's fallback. Every size is checked against the bytes before anything is allocated.
+    std::vector<std::byte> decompressed(size_t view_index, const json& extension) const {
+        const std::string where = "buffer view " + std::to_string(view_index) + " (EXT_meshopt_compression)";
+        const std::vector<std::byte>& buffer = buffers_.at(extension.at("buffer").get<size_t>());
+        const size_t offset = extension.value("byteOffset", size_t{0}),
+                     length = extension.at("byteLength").get<size_t>();
+        const size_t stride = extension.at("byteStride").get<size_t>(),
+                     count = extension.at("count").get<size_t>();
+        const std::string mode = extension.at("mode").get<std::string>(),
+                          filter = extension.value("filter", std::string("NONE"));
+        if (offset > buffer.size() || length > buffer.size() - offset)
+            throw std::runtime_error(where + " reaches past its buffer");
+        const size_t declared = doc_["bufferViews"][view_index].at("byteLength").get<size_t>();
+        if (stride == 0 || stride > 256 || count > declared / stride)
+            throw std::runtime_error(where + ": " + std::to_string(count) + " elements of " +
+                                     std::to_string(stride) + " bytes do not fit its " +
+                                     std::to_string(declared) + " bytes");
+        std::vector<std::byte> out(count * stride);
+        const auto* source = reinterpret_cast<const unsigned char*>(buffer.data() + offset);
+        int status = -1;
+        if (mode == "ATTRIBUTES") {
+            status = meshopt_decodeVertexBuffer(out.data(), count, stride, source, length);
+        } else if (mode == "TRIANGLES" && (stride == 2 || stride == 4)) {
+            status = meshopt_decodeIndexBuffer(out.data(), count, stride, source, length);
+        } else if (mode == "INDICES" && (stride == 2 || stride == 4)) {
+            status = meshopt_decodeIndexSequence(out.data(), count, stride, source, length);
+        } else {
+            throw std::runtime_error(where + ": mode " + mode + " with " + std::to_string(stride) +
+                                     "-byte elements is not one meshoptimizer decodes");
+        }
+        if (status != 0)
+            throw std::runtime_error(where + ": the compressed bytes do not decode (meshoptimizer says " +
+                                     std::to_string(status) + ")");
+        if (filter == "OCTAHEDRAL" && (stride == 4 || stride == 8)) {
+            meshopt_decodeFilterOct(out.data(), count, stride);
+        } else if (filter == "QUATERNION" && stride == 8) {
+            meshopt_decodeFilterQuat(out.data(), count, stride);
+        } else if (filter == "EXPONENTIAL" && stride % 4 == 0) {
+            meshopt_decodeFilterExp(out.data(), count, stride);
+        } else if (filter != "NONE") {
+            throw std::runtime_error(where + ": filter " + filter + " on " + std::to_string(stride) +
+                                     "-byte elements is not one meshoptimizer decodes");
+        }
+        return out;
     }
 
     // Accessor `index` as floats (normalized integers scaled as glTF says), `*width` per element.
