@@ -290,6 +290,7 @@ enum TextureType : uint32_t {
     kDiffuse = 1,
     kEmissive = 4,
     kNormals = 6,
+    kOpacity = 8,
     kLightmap = 10,
     kBaseColor = 12,
     kNormalCamera = 13,

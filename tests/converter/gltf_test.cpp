@@ -469,6 +469,34 @@ BOOST_AUTO_TEST_CASE(a_cameras_yfov_undoes_the_relation_its_importer_used) {
     BOOST_TEST(std::abs(yfov_of(scene) - 0.5) < 1e-6); // Assimp's glTF importer: hfov = yfov * aspect
 }
 
+// Doubtful, decided (docs/gltf.md): an opacity of exactly 0 over a whole material without an opacity
+// texture is the inverted transparency convention of some Collada writers, written opaque and said;
+// any other opacity is the alpha, blended.
+BOOST_AUTO_TEST_CASE(an_invisible_material_is_written_opaque_and_said) {
+    const auto material_for = [](float opacity) {
+        assbin_test::SceneMaker s;
+        s.triangle();
+        assbin::MaterialProperty property;
+        property.key = "$mat.opacity";
+        property.type = uint32_t(assbin::MaterialPropertyType::Float);
+        property.data.resize(4);
+        std::memcpy(property.data.data(), &opacity, 4);
+        s.material({property});
+        s.node("root", -1, assbin::Matrix4::Identity(), {0});
+        const auto result = to_glb(s.scene);
+        return std::pair{gltf::Document::from_glb(result.encoded).json()["materials"].at(0), result.warnings};
+    };
+    const auto [invisible, said] = material_for(0.0f);
+    BOOST_TEST(invisible["pbrMetallicRoughness"]["baseColorFactor"][3].get<double>() == 1.0);
+    BOOST_TEST(!invisible.contains("alphaMode"));
+    BOOST_TEST(std::any_of(said.begin(), said.end(), [](const std::string& w) {
+        return w.find("1 material with an opacity of 0") != std::string::npos;
+    }));
+    const auto [half, quiet] = material_for(0.5f);
+    BOOST_TEST(half["pbrMetallicRoughness"]["baseColorFactor"][3].get<double>() == 0.5);
+    BOOST_TEST(half["alphaMode"].get<std::string>() == "BLEND");
+}
+
 // --quantize stores UVs that leave 0..1 as 12-bit steps across their (material, set) range, with the
 // dequantization composed into every texture's KHR_texture_transform on that set (after the dump's
 // own transform), so that a texture is looked up where the float file looks it up. Three materials:

@@ -27,6 +27,7 @@ using detail::kEmissive;
 using detail::kLightmap;
 using detail::kNormalCamera;
 using detail::kNormals;
+using detail::kOpacity;
 
 using detail::MaterialKeys;
 using detail::TextureSlot;
@@ -104,6 +105,7 @@ struct Materials::State {
     std::map<std::pair<uint32_t, uint32_t>, int32_t> sampler_of;   // (wrapS, wrapT) -> sampler, -1 default
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> material_of; // (dump material, sets needed) -> glTF
     std::set<uint32_t> said_missing_sets;
+    std::set<uint32_t> invisible; // dump materials of opacity 0 without an opacity texture, written opaque
     uint32_t images_beside = 0;
 
     State(Build& b) : build(b), sources(b.scene, b.options, b.report) {}
@@ -274,7 +276,15 @@ struct Materials::State {
             for (size_t c = 0; c < 3 && c < diffuse->size(); ++c)
                 base[c] = clamp01((*diffuse)[c]);
         }
-        if (!gltf_base && opacity) base[3] = clamp01(*opacity);
+        // An opacity of exactly 0 over a whole material, with no opacity texture, is a file written
+        // with the inverted transparency convention (Collada's transparency 1 read as "opaque" by
+        // its writer: teapots, regr01, earthCylindrical), never a model meant to be invisible:
+        // written opaque, and said.
+        if (!gltf_base && opacity && *opacity == 0 && !material.texture(kOpacity)) {
+            invisible.insert(m);
+        } else if (!gltf_base && opacity) {
+            base[3] = clamp01(*opacity);
+        }
         std::string pbr = "\"baseColorFactor\":[" + json_number(base[0]) + "," + json_number(base[1]) + "," +
                           json_number(base[2]) + "," + json_number(base[3]) + "]";
         if (!base_texture.empty()) pbr += ",\"baseColorTexture\":" + base_texture;
@@ -351,6 +361,13 @@ uint32_t Materials::for_primitive(uint32_t material, uint32_t texcoord_sets) {
 void Materials::write_every_material() {
     for (uint32_t m = 0; m < state_->build.scene.materials.size(); ++m)
         for_primitive(m, assbin::kMaxUvChannels);
+    if (!state_->invisible.empty()) {
+        state_->build.report.warn(
+            detail::count_of(state_->invisible.size(), "material", "materials") +
+            " with an opacity of 0 and no opacity texture written opaque: a whole material drawn "
+            "invisible is a file of the inverted transparency convention (Collada writers that store 1 - "
+            "opacity), not a model meant to vanish");
+    }
 }
 
 std::optional<uint32_t> Materials::normal_map_uv_set(uint32_t material) const {
