@@ -40,7 +40,7 @@ Expected expected_faces(const assbin::Mesh& mesh) {
 
 double scene_size(const gltf::Document& doc, const gltf::Document::Pose& pose) {
     Eigen::Vector3d low = Eigen::Vector3d::Constant(1e300), high = -low;
-    const nlohmann::json& nodes = doc.json()["nodes"];
+    const nlohmann::json& nodes = doc.list("nodes");
     for (size_t n = 0; n < nodes.size(); ++n) {
         if (!nodes[n].contains("mesh")) continue;
         const size_t primitives = doc.json()["meshes"][nodes[n]["mesh"].get<size_t>()]["primitives"].size();
@@ -166,7 +166,7 @@ std::string gltf_counts_differ(const assbin::Scene& scene, const ConvertResult& 
 std::string gltf_pose_differs(const assbin::Scene& scene, const ConvertResult& result,
                               const gltf::Document& doc) {
     const assbin_test::oracle::SceneEvaluator oracle(scene);
-    const nlohmann::json& nodes = doc.json()["nodes"];
+    const nlohmann::json& nodes = doc.list("nodes");
     const double size = scene_size(doc, doc.pose(std::nullopt, 0));
     std::string worst_where;
     double worst = 0;

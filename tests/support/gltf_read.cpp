@@ -164,7 +164,7 @@ double Document::animation_length(size_t animation) const {
 }
 
 Document::Pose Document::pose(std::optional<size_t> animation, double seconds) const {
-    const nlohmann::json& nodes = json_["nodes"];
+    const nlohmann::json& nodes = list("nodes");
     const size_t count = nodes.size();
     std::vector<Eigen::Vector3d> t(count, Eigen::Vector3d::Zero()), s(count, Eigen::Vector3d::Ones());
     std::vector<Eigen::Quaterniond> r(count, Eigen::Quaterniond::Identity());

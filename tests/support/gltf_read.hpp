@@ -23,6 +23,13 @@ class Document {
     static Document from_file(const std::filesystem::path& path);
 
     const nlohmann::json& json() const { return json_; }
+    // The top-level array `key` ("nodes", "accessors", ...), empty where the file has none (a file
+    // with nothing to draw has no meshes or accessors; a const json's operator[] must not be asked
+    // for a key it lacks).
+    const nlohmann::json& list(const char* key) const {
+        static const nlohmann::json kNone = nlohmann::json::array();
+        return json_.contains(key) ? json_[key] : kNone;
+    }
     // Accessor `index` as doubles, `*components` per element (normalized integers scaled to 0..1).
     std::vector<double> accessor(size_t index, size_t* components = nullptr) const;
     size_t accessor_count(size_t index) const { return json_["accessors"][index]["count"].get<size_t>(); }
