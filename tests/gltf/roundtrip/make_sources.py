@@ -70,7 +70,8 @@ def masked_mirror():
 
 def blended_repeat():
     """BLEND with a half-transparent base colour, single-sided, repeat x mirror, an offset-only texture
-    transform, an occlusion strength; a point and a directional light; a camera without an aspect."""
+    transform, an occlusion strength; a point and a directional light; a camera without an aspect;
+    TRS and matrix nodes, one inside the other, both holding the mesh."""
     doc = quad_document()
     doc["extensionsUsed"] = ["KHR_texture_transform", "KHR_lights_punctual"]
     doc["samplers"] = [{"wrapS": 10497, "wrapT": 33648}]
@@ -86,9 +87,14 @@ def blended_repeat():
         {"name": "bulb", "type": "point", "color": [0.2, 0.4, 1.0], "intensity": 5},
         {"name": "sun", "type": "directional", "color": [1, 1, 1], "intensity": 3}]}}
     doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.9, "znear": 0.5, "zfar": 50}}]
-    doc["nodes"] = [{"name": "quad", "mesh": 0}, {"name": "cam", "camera": 0, "translation": [0, 0, 4]},
+    # TRS and matrix nodes, nested: a rotated, scaled parent and a child placed by a matrix.
+    doc["nodes"] = [{"name": "quad", "mesh": 0, "children": [4],
+                     "translation": [1, 2, 3], "rotation": [0, 0.38268343, 0, 0.92387953], "scale": [2, 2, 2]},
+                    {"name": "cam", "camera": 0, "translation": [0, 0, 4]},
                     {"name": "bulb", "extensions": {"KHR_lights_punctual": {"light": 0}}, "translation": [1, 1, 1]},
-                    {"name": "sun", "extensions": {"KHR_lights_punctual": {"light": 1}}}]
+                    {"name": "sun", "extensions": {"KHR_lights_punctual": {"light": 1}}},
+                    {"name": "child", "mesh": 0,
+                     "matrix": [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0.5, -0.5, 2, 1]}]
     doc["scenes"] = [{"nodes": [0, 1, 2, 3]}]
     doc["scene"] = 0
     return doc

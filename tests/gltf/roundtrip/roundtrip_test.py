@@ -5,7 +5,8 @@ dump is converted back to glTF by `assbin convert`, and the result is held to th
 everything the dump carries: per material (by name) double-sided, alpha mode and cutoff, base colour
 factor, metallic and roughness, normal scale, occlusion strength, emissive factor, the base colour
 texture's transform (offset, rotation, scale) and its sampler's wrap modes; per light (by name) type,
-colour times intensity and spot cones; per camera yfov, aspect ratio, near and far planes.
+colour times intensity and spot cones; per camera yfov, aspect ratio, near and far planes; per named
+node its global transform (TRS and matrix nodes, nested).
 
     python3 roundtrip_test.py ASSBIN_PROGRAM [--update]   (--update rewrites the committed dumps)
 
@@ -84,8 +85,54 @@ def camera_facts(camera):
     return facts
 
 
+def matmul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+
+
+def local_matrix(node):
+    """A node's transform as rows, from its column-major matrix or its T·R·S."""
+    if "matrix" in node:
+        m = node["matrix"]
+        return [[m[c * 4 + r] for c in range(4)] for r in range(4)]
+    tx, ty, tz = node.get("translation", [0, 0, 0])
+    x, y, z, w = node.get("rotation", [0, 0, 0, 1])
+    sx, sy, sz = node.get("scale", [1, 1, 1])
+    rotation = [[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]]
+    scale = (sx, sy, sz)
+    rows = [[rotation[r][c] * scale[c] for c in range(3)] + [(tx, ty, tz)[r]] for r in range(3)]
+    return rows + [[0, 0, 0, 1]]
+
+
+def named_globals(doc):
+    """Every named node's global transform (a name on several nodes: the first)."""
+    nodes = doc.get("nodes", [])
+    parent = {}
+    for p, node in enumerate(nodes):
+        for child in node.get("children", []):
+            parent[child] = p
+    out = {}
+    for n, node in enumerate(nodes):
+        matrix, at = local_matrix(node), n
+        while at in parent:
+            at = parent[at]
+            matrix = matmul(local_matrix(nodes[at]), matrix)
+        out.setdefault(node.get("name"), matrix)
+    return out
+
+
 def differences(source, back):
     found = []
+    # Every named node of the source stands where it stood (the writer may add nodes between).
+    globals_back = named_globals(back)
+    for name, matrix in named_globals(source).items():
+        if name is None:
+            continue
+        if name not in globals_back:
+            found.append(f"node {name!r} missing")
+        elif not close(sum(matrix, []), sum(globals_back[name], [])):
+            found.append(f"node {name!r} stands at {globals_back[name]}, the source's {matrix}")
 
     def compare(what, want, got):
         for key, value in want.items():
@@ -161,7 +208,7 @@ def main(argv):
             if found:
                 failed += 1
             else:
-                print(f"same     {name}: every material, light and camera as the source says")
+                print(f"same     {name}: every material, light, camera and node as the source says")
                 passed += 1
     print(f"roundtrip: {passed} passed, {failed} failed")
     return 1 if failed else 0
