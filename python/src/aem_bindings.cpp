@@ -6,6 +6,7 @@
 #include "named_error.hpp"
 #include "source_argument.hpp"
 #include "text.hpp"
+#include "value_equality.hpp"
 
 #include <counting.hpp>
 
@@ -201,18 +202,11 @@ void bind_aem(py::module_& m) {
                      py::make_tuple(py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size())));
              })
         .def("__eq__",
-             [](const ModelRef& a, const py::object& other) -> py::object {
+             [](const ModelRef& a, const py::object& other) {
                  // Equal models are equal files: every record, name and image byte.
-                 if (!py::isinstance<ModelRef>(other))
-                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 const ModelRef& b = other.cast<const ModelRef&>();
-                 if (a.model == b.model) return py::bool_(true);
-                 bool same = false;
-                 {
-                     py::gil_scoped_release unlocked; // no Python object is touched without it
-                     same = aem::to_bytes(*a.model) == aem::to_bytes(*b.model);
-                 }
-                 return py::bool_(same);
+                 return equal_without_gil(a, other, [](const ModelRef& x, const ModelRef& y) {
+                     return x.model == y.model || aem::to_bytes(*x.model) == aem::to_bytes(*y.model);
+                 });
              })
         .def("__hash__",
              [](const ModelRef& r) {

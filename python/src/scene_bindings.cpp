@@ -8,6 +8,7 @@
 #include "scene_ref.hpp"
 #include "source_argument.hpp"
 #include "text.hpp"
+#include "value_equality.hpp"
 
 #include <assbin/compare.hpp>
 #include <assbin/reader.hpp>
@@ -272,13 +273,22 @@ py::tuple header_state(const Header& h) {
                           py::bytes(reinterpret_cast<const char*>(h.reserved.data()), h.reserved.size()),
                           h.compressed_prefix, static_cast<int>(h.prefix_meaning));
 }
-// What a header says of the scene, for Scene equality: its time, version, writer, flags and names;
-// not how the bytes were laid out (the reserved bytes, the compressed stream's length prefix), which
-// the current layout writes its own way, as cmp treats layout variants.
+// What a header says of the scene, for Scene equality (same_meaning) and its hash: its time,
+// version, writer, flags and names; not how the bytes were laid out (the reserved bytes, the
+// compressed stream's length prefix), which the current layout writes its own way, as cmp treats
+// layout variants.
 py::tuple header_meaning(const Header& h) {
     return py::make_tuple(py::bytes(h.timestamp), h.version_major, h.version_minor, h.revision,
                           h.compile_flags, h.shortened, h.compressed, py::bytes(h.source_name),
                           py::bytes(h.command));
+}
+
+// The same comparison without Python objects, for Scene.__eq__ (which runs without the GIL).
+bool same_meaning(const Header& a, const Header& b) {
+    return a.timestamp == b.timestamp && a.version_major == b.version_major &&
+           a.version_minor == b.version_minor && a.revision == b.revision &&
+           a.compile_flags == b.compile_flags && a.shortened == b.shortened && a.compressed == b.compressed &&
+           a.source_name == b.source_name && a.command == b.command;
 }
 
 Header header_from_state(const py::tuple& state) {
@@ -936,24 +946,16 @@ void bind_scene(py::module_& module) {
         .def("__len__", [](const SceneRef& s) { return s.scene->meshes.size(); })
         .def("__iter__", [](const py::object& self) { return self.attr("meshes").attr("__iter__")(); })
         .def("__eq__",
-             [](const SceneRef& a, const py::object& other) -> py::object {
-                 if (!py::isinstance<SceneRef>(other))
-                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 const SceneRef& b = other.cast<const SceneRef&>();
-                 if (a.scene == b.scene) return py::bool_(true);
-                 if (!header_meaning(a.scene->header).equal(header_meaning(b.scene->header)))
-                     return py::bool_(false);
-                 CompareOptions exact;
-                 exact.epsilon = 0;
-                 exact.real_properties_by_value = false;
-                 exact.max_diffs = 1;
-                 bool same = false;
-                 {
-                     // Python's True and False are objects too: made once the GIL is held again.
-                     py::gil_scoped_release unlocked;
-                     same = compare(*a.scene, *b.scene, exact).same();
-                 }
-                 return py::bool_(same);
+             [](const SceneRef& a, const py::object& other) {
+                 return equal_without_gil(a, other, [](const SceneRef& x, const SceneRef& y) {
+                     if (x.scene == y.scene) return true;
+                     if (!same_meaning(x.scene->header, y.scene->header)) return false;
+                     CompareOptions exact;
+                     exact.epsilon = 0;
+                     exact.real_properties_by_value = false;
+                     exact.max_diffs = 1;
+                     return compare(*x.scene, *y.scene, exact).same();
+                 });
              })
         .def("__hash__",
              [](const SceneRef& s) { // equal scenes (same header, same values) hash alike
