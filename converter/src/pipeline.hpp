@@ -314,6 +314,8 @@ struct TextureSlot {
                                                        // when finite and not the identity
     std::optional<double> scale;                       // $tex.scale (a normal map's), when finite
     std::optional<double> strength;                    // $tex.strength (occlusion's), when finite
+    std::optional<int32_t> mag_filter, min_filter;     // $tex.mappingfiltermag/min (glTF importer):
+                                                       // glTF's own sampler filter numbers
 };
 
 // A dump material as every writer reads it: its factors as stored (empty when absent; values that

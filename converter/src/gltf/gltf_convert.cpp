@@ -232,7 +232,7 @@ void convert_scene_to_gltf(const assbin::Scene& scene, const ConvertOptions& opt
     if (build.inconsistent_skins > 0) {
         report.warn(
             detail::count_of(build.inconsistent_skins, "skinned mesh is", "skinned meshes are") +
-            " not where its node puts it when its bones stand at their rest transforms: Assimp shows "
+            " not placed by the mesh's node when the bones stand at their rest transforms: Assimp shows "
             "a skinned mesh without an animation unskinned, at its node, but glTF viewers always skin, "
             "so the file at rest shows the skinned pose; animations pose as in Assimp");
     }

@@ -95,6 +95,15 @@ uint32_t wrap_of(std::optional<int32_t> mode) {
     }
 }
 
+// A glTF sampler filter from the glTF importer's $tex.mappingfilter* (which stores glTF's numbers), or
+// 0 for none: a value glTF does not define for that filter is left to the viewer.
+uint32_t filter_of(std::optional<int32_t> value, bool minifying) {
+    if (!value) return 0;
+    if (*value == 9728 || *value == 9729) return static_cast<uint32_t>(*value); // NEAREST, LINEAR
+    if (minifying && *value >= 9984 && *value <= 9987) return static_cast<uint32_t>(*value); // mipmaps
+    return 0;
+}
+
 } // namespace
 
 struct Materials::State {
@@ -102,7 +111,7 @@ struct Materials::State {
     detail::TextureSources sources;
     std::map<std::string, int32_t> image_of;                       // texture path -> glTF image, -1 missing
     std::map<std::pair<int32_t, int32_t>, uint32_t> texture_of;    // (image, sampler) -> glTF texture
-    std::map<std::pair<uint32_t, uint32_t>, int32_t> sampler_of;   // (wrapS, wrapT) -> sampler, -1 default
+    std::map<std::array<uint32_t, 4>, int32_t> sampler_of;         // (wrapS, wrapT, mag, min) -> sampler
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> material_of; // (dump material, sets needed) -> glTF
     std::set<uint32_t> said_missing_sets;
     std::set<uint32_t> invisible; // dump materials of opacity 0 without an opacity texture, written opaque
@@ -184,13 +193,18 @@ struct Materials::State {
         if (img < 0) return "";
         const uint32_t wrap_s = wrap_of(slot->map_mode_u);
         const uint32_t wrap_t = wrap_of(slot->map_mode_v);
+        const uint32_t mag = filter_of(slot->mag_filter, false);
+        const uint32_t min = filter_of(slot->min_filter, true);
         int32_t sampler = -1;
-        if (wrap_s != 10497 || wrap_t != 10497) {
-            auto [at, fresh] = sampler_of.emplace(std::pair{wrap_s, wrap_t}, 0);
-            if (fresh)
-                at->second = static_cast<int32_t>(
-                    build.doc.add(build.doc.samplers, "\"wrapS\":" + std::to_string(wrap_s) +
-                                                          ",\"wrapT\":" + std::to_string(wrap_t)));
+        if (wrap_s != 10497 || wrap_t != 10497 || mag != 0 || min != 0) {
+            auto [at, fresh] = sampler_of.emplace(std::array{wrap_s, wrap_t, mag, min}, 0);
+            if (fresh) {
+                std::string object =
+                    "\"wrapS\":" + std::to_string(wrap_s) + ",\"wrapT\":" + std::to_string(wrap_t);
+                if (mag != 0) object += ",\"magFilter\":" + std::to_string(mag);
+                if (min != 0) object += ",\"minFilter\":" + std::to_string(min);
+                at->second = static_cast<int32_t>(build.doc.add(build.doc.samplers, object));
+            }
             sampler = at->second;
         }
         auto [at, fresh] = texture_of.emplace(std::pair{img, sampler}, 0);

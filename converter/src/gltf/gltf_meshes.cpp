@@ -754,7 +754,7 @@ void write_meshes(Build& build) {
                                    " more than four bone weights: the four largest are kept and renormalised "
                                    "(glTF's JOINTS_0/WEIGHTS_0)");
     say(tally.unweighted, detail::count_of(tally.unweighted, "skinned vertex has", "skinned vertices have") +
-                              " no bone weight: it follows the node that places its mesh");
+                              " no bone weight: such a vertex follows the node that places its mesh");
 }
 
 } // namespace assbin::converter::gltf

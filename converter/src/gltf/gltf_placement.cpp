@@ -9,7 +9,8 @@
 // are the whole cone's (light.h; the Collada, FBX and Blender importers store them so), KHR_lights_punctual's
 // are from the centre, so they are halved — except in a dump of Assimp's own glTF importer, which copies
 // glTF's half angles into aiLight (such a dump is told by the $mat.gltf.* keys that importer gives every
-// material); then limited to glTF's 0 <= inner < outer <= pi/2.
+// material); then limited to glTF's 0 <= inner < outer <= pi/2. That importer before Assimp 5.3.0 also
+// copied a camera's node translation into its position: there the copy is not applied twice.
 #include "gltf/gltf_convert.hpp"
 
 #include <cmath>
@@ -73,8 +74,20 @@ bool made_by_gltf_importer(const assbin::Scene& scene) {
     return false;
 }
 
+// Whether `camera`'s position is its node's translation copied by Assimp's glTF importer before
+// 5.3.0 (fixed by Assimp commit 9915e875, "glTF2: Fix incorrect camera position"): such a camera
+// stands twice as far from its node's parent as the source says. A glTF camera has no position
+// of its own, so in a dump of that importer a position equal to the node's translation is always
+// the copy.
+bool position_copied_from_node(const Build& build, const assbin::Camera& camera) {
+    const std::optional<uint32_t> node = node_named(build, camera.name);
+    if (!node || camera.position.isZero(0)) return false;
+    const Eigen::Vector3f translation = build.scene.nodes[*node].transform.topRightCorner<3, 1>();
+    return (translation - camera.position).cwiseAbs().maxCoeff() <= 1e-6f * (1 + translation.norm());
+}
+
 void write_cameras(Build& build, size_t& unplaced) {
-    size_t dropped = 0, near_fixed = 0;
+    size_t dropped = 0, near_fixed = 0, copied_positions = 0;
     const bool from_gltf = made_by_gltf_importer(build.scene);
     for (const assbin::Camera& camera : build.scene.cameras) {
         const double hfov = camera.horizontal_fov;
@@ -99,9 +112,18 @@ void write_cameras(Build& build, size_t& unplaced) {
         if (!camera.name.empty()) object = "\"name\":" + json_string(camera.name) + "," + object;
         const uint32_t index = build.doc.add(build.doc.cameras, object);
         const int64_t owner = owner_of(build, camera.name, unplaced);
-        attach(build, owner, camera.name, placement(camera.position, camera.look_at, camera.up), true, index);
+        Eigen::Vector3f position = camera.position;
+        if (from_gltf && position_copied_from_node(build, camera)) {
+            position.setZero();
+            ++copied_positions;
+        }
+        attach(build, owner, camera.name, placement(position, camera.look_at, camera.up), true, index);
     }
     build.stats.cameras_dropped = dropped;
+    if (copied_positions > 0)
+        build.report.warn(detail::count_of(copied_positions, "camera's", "cameras'") +
+                          " position repeats its node's translation (Assimp's glTF importer before 5.3.0 "
+                          "copied it there): placed by the node alone, as the source was");
     if (dropped > 0)
         build.report.warn(detail::count_of(dropped, "camera", "cameras") +
                           " with a field of view outside 0..180 degrees dropped (glTF needs one)");

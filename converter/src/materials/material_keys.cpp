@@ -45,7 +45,7 @@ std::vector<double> real_values(const assbin::MaterialProperty& property) {
     return values;
 }
 
-// The values of an integer key ($tex.mapmodeu/v, $tex.uvwsrc, $mat.twosided) as Assimp's
+// The values of an integer key ($tex.mapmodeu/v, $tex.uvwsrc, $tex.mappingfilter*, $mat.twosided) as Assimp's
 // aiGetMaterialIntegerArray gives them: integers, and a buffer's bytes taken as 32-bit integers —
 // one byte, a bool, as that byte (the glTF and FBX importers store $mat.twosided and the map modes
 // so); floats and doubles truncated. A buffer of 2 or 3 bytes, which the getter would read past, is
@@ -71,6 +71,7 @@ std::optional<double> first_real(const assbin::MaterialProperty& property) {
     return first_finite(real_values(property));
 }
 
+// The first integer of a key (a map mode, a filter), clamped to int32.
 std::optional<int32_t> map_mode(const assbin::MaterialProperty& property) {
     const std::optional<double> value = first_finite(integer_values(property));
     if (!value) return std::nullopt;
@@ -107,7 +108,7 @@ std::string path_of(const assbin::MaterialProperty& property) {
 // What of a slot has been read already (the first of each key counts).
 struct SlotSeen {
     bool file = false, uv_set = false, map_u = false, map_v = false, transform = false, scale = false,
-         strength = false;
+         strength = false, mag_filter = false, min_filter = false;
 };
 
 } // namespace
@@ -184,6 +185,10 @@ MaterialKeys read_material_keys(const assbin::Material& material) {
                 slot.scale = first_real(property);
             } else if (key == "$tex.strength" && first(was.strength)) {
                 slot.strength = first_real(property);
+            } else if (key == "$tex.mappingfiltermag" && first(was.mag_filter)) {
+                slot.mag_filter = map_mode(property);
+            } else if (key == "$tex.mappingfiltermin" && first(was.min_filter)) {
+                slot.min_filter = map_mode(property);
             }
             continue;
         }
