@@ -12,6 +12,7 @@ packages=(cmake g++ make pkg-config zlib1g-dev libdeflate-dev libboost-program-o
           python3-dev pybind11-dev python3-numpy python3-pytest python3-distributed mypy
           dpkg-dev file
           assimp-utils # Assimp's own `assimp dump`: an oracle in tests only (the glTF round trips), never linked
+          blender # a real client of the glTF output, in tests only (corpus_blender: 166 MB of packages)
           man-db bsdextrautils "$@") # man and col: the manual page test reads the page as man shows it
 
 missing=()
