@@ -89,8 +89,12 @@ class AtomicFile {
             throw WriteFailure(target_, refused.cause());
         }
         if (streaming_) {
-            // A character device or FIFO is written into, never replaced (a FIFO waits for its reader).
-            fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+            // One of the process's streams ("-", /dev/stdout, /dev/fd/N) is written into through its
+            // descriptor; a character device or FIFO is opened and written into, never replaced (a
+            // FIFO waits for its reader).
+            const std::optional<int> stream = standard_stream_fd(target_);
+            fd_ =
+                stream ? ::fcntl(*stream, F_DUPFD_CLOEXEC, 0) : ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
             if (fd_ < 0)
                 throw WriteFailure(target_, "cannot open it for writing (" + detail::errno_text() + ")");
             published_ = true; // nothing of ours to remove

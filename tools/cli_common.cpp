@@ -11,17 +11,33 @@ namespace po = boost::program_options;
 namespace assbin::cli {
 
 bool outputs_allowed(const assbin_common::InputFiles& inputs,
-                     const std::vector<std::filesystem::path>& outputs) {
+                     const std::vector<std::filesystem::path>& outputs, assbin_common::Content writes,
+                     const std::string& verb) {
     for (const std::filesystem::path& output : outputs) {
         try {
             assbin_common::refuse_input_as_output(output, inputs);
-            assbin_common::output_kind(output);
+            if (assbin_common::output_kind(output) == assbin_common::OutputKind::File)
+                assbin_common::refuse_other_content(output, writes, verb);
         } catch (const assbin_common::OutputRefused& refused) {
             print_error(refused.what());
             return false;
         }
     }
     return true;
+}
+
+ReportsOffStandardOutput::ReportsOffStandardOutput(const std::vector<std::filesystem::path>& outputs) {
+    for (const std::filesystem::path& output : outputs) {
+        if (!output.empty() && assbin_common::standard_stream_fd(output) == 1) {
+            std::cout.flush();
+            saved_ = std::cout.rdbuf(std::cerr.rdbuf());
+            return;
+        }
+    }
+}
+
+ReportsOffStandardOutput::~ReportsOffStandardOutput() {
+    if (saved_) std::cout.rdbuf(saved_);
 }
 
 void print_error(std::string_view what) {

@@ -82,8 +82,25 @@ parse_verb_arguments(const std::vector<std::string>& args, const VerbSyntax& syn
 // anything: false, with the reason printed (exit kExitCannotRun), when one of them is one of the
 // run's inputs or an existing folder, block device or socket. Every file opened for writing while
 // `inputs` lives is held to it again.
+// While it lives, what the verb prints for the user (its report lines, --json) goes to the standard
+// error when one of `outputs` is the standard output (`-o -`, /dev/stdout, /dev/fd/1: the output's
+// bytes own that stream, and a report line in it would corrupt them). Not copyable.
+class ReportsOffStandardOutput {
+  public:
+    explicit ReportsOffStandardOutput(const std::vector<std::filesystem::path>& outputs);
+    ~ReportsOffStandardOutput();
+    ReportsOffStandardOutput(const ReportsOffStandardOutput&) = delete;
+    ReportsOffStandardOutput& operator=(const ReportsOffStandardOutput&) = delete;
+
+  private:
+    std::streambuf* saved_ = nullptr;
+};
+
+// `writes` is what the outputs hold, `verb` the command that writes them: an existing file holding
+// something else is refused unless named with that content's extension (refuse_other_content).
 bool outputs_allowed(const assbin_common::InputFiles& inputs,
-                     const std::vector<std::filesystem::path>& outputs);
+                     const std::vector<std::filesystem::path>& outputs, assbin_common::Content writes,
+                     const std::string& verb);
 
 // Makes the folder an output goes into, as convert always has (render -o new/x.png, dump IN new/OUT,
 // cmp --html new/report.html): a missing folder is no reason to lose the work. One that cannot be

@@ -29,9 +29,13 @@ constexpr const char* kRecordName = ".assbin-convert.log";
 // 3: the texture files beside the model are recorded too; 2: XXH3 keys (1 was FNV-1a)
 constexpr const char* kRecordVersion = "assbin-convert-3";
 
+} // namespace
+
 fs::path record_path(const fs::path& output) {
     return (output.has_parent_path() ? output.parent_path() : fs::path(".")) / kRecordName;
 }
+
+namespace {
 
 std::string hex64(uint64_t value) {
     char text[20];

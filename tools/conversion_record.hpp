@@ -37,6 +37,9 @@ void record_output(const std::filesystem::path& output, const std::filesystem::p
                    std::span<const converter::TextureFile> textures, const std::string& source_key,
                    const std::string& options_key) noexcept;
 
+// The record file an output's folder keeps (what --skip-existing writes besides the outputs).
+std::filesystem::path record_path(const std::filesystem::path& output);
+
 // Removes the temporaries (".NAME.tmp-PID-N", common/atomic_file.hpp) that a process no longer
 // running left in `folder` (a batch killed with SIGKILL cannot remove its own); returns how many.
 size_t remove_stale_temporaries(const std::filesystem::path& folder);

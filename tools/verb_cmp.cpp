@@ -721,7 +721,10 @@ int run_cmp(const std::vector<std::string>& args) {
         const fs::directory_entry entry(file, gone);
         return !gone && is_dump_candidate(entry);
     });
-    if (!settings.html.empty() && !outputs_allowed(run_inputs, {settings.html})) return kExitCannotRun;
+    if (!settings.html.empty() &&
+        !outputs_allowed(run_inputs, {settings.html}, assbin_common::Content::Html, "cmp --html"))
+        return kExitCannotRun;
+    const ReportsOffStandardOutput reports({fs::path(settings.html)});
 
     const bool folders = fs::is_directory(actual) || fs::is_directory(expected);
     if (folders && !(fs::is_directory(actual) && fs::is_directory(expected))) {

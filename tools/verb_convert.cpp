@@ -104,6 +104,7 @@ struct Outcome {
     std::string error;
     converter::ConvertStats stats;
     std::vector<std::string> warnings;
+    std::vector<std::string> written; // every file put in place (model, files beside it, the record)
 };
 
 // Options given on the command line (not left at their defaults) whose subject a dump may lack.
@@ -208,6 +209,27 @@ std::vector<Job> plan_jobs(const std::vector<std::string>& inputs, const std::op
     return jobs;
 }
 
+bool output_is_a_stream(const fs::path& output) {
+    try {
+        return assbin_common::output_kind(output) == assbin_common::OutputKind::Stream;
+    } catch (const assbin_common::OutputRefused&) {
+        return false; // refused with its reason when it is checked
+    }
+}
+
+// What an output of `format` holds, for the rule on what it may replace.
+assbin_common::Content output_content(converter::OutputFormat format) {
+    switch (format) {
+    case converter::OutputFormat::Glb:
+        return assbin_common::Content::Glb;
+    case converter::OutputFormat::Gltf:
+        return assbin_common::Content::GltfJson;
+    case converter::OutputFormat::Aem:
+        break;
+    }
+    return assbin_common::Content::Aem;
+}
+
 // What a converted job still has to do: put its files on disk (and record them).
 struct PendingWrite {
     converter::ConvertResult result;
@@ -291,8 +313,14 @@ bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, conve
 }
 
 // A job whose files the batch put in place: what it reports.
-void finish_written_job(PendingWrite& write, Outcome& outcome) {
+void finish_written_job(const Job& job, PendingWrite& write, bool skip_existing, Outcome& outcome) {
     outcome.ok = true;
+    outcome.written.push_back(job.output.string());
+    const fs::path folder = job.output.parent_path();
+    for (const converter::TextureFile& file : write.result.textures) // none for a stream (dropped, said)
+        outcome.written.push_back((folder / file.name).string());
+    if (skip_existing && !output_is_a_stream(job.output))
+        outcome.written.push_back(record_path(job.output).string());
     outcome.stats = write.result.stats;
     outcome.warnings = std::move(write.result.warnings);
 }
@@ -306,6 +334,7 @@ struct FileRecord {
     converter::ConvertStats stats;
     std::vector<std::string> warnings;
     converter::OutputFormat format = converter::OutputFormat::Aem;
+    std::vector<std::string> written;
 };
 
 struct Totals {
@@ -340,7 +369,7 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool jso
                                   : outcome.skipped ? "up to date"
                                                     : "converted",
                                   outcome.error, outcome.ok ? kExitOk : outcome.exit_code, outcome.stats,
-                                  outcome.warnings, format_of_output});
+                                  outcome.warnings, format_of_output, outcome.written});
         quiet = true; // the text lines (errors still go to stderr)
     }
     if (!outcome.ok) {
@@ -553,7 +582,8 @@ class JobRunner {
         for (size_t k = 0; k < added.size(); ++k) {
             Converted& converted = *added[k];
             if (errors[k].empty()) {
-                finish_written_job(converted.write, converted.outcome);
+                finish_written_job(jobs_[converted.job], converted.write, settings_.skip_existing,
+                                   converted.outcome);
             } else {
                 fail_write(converted.outcome, errors[k]);
             }
@@ -624,6 +654,11 @@ void print_json_report(const Totals& totals, double seconds) {
             json.field("exit_code", record.exit_code);
         }
         if (record.status == "converted") {
+            json.key("written"); // every file this conversion put in place, the output first
+            json.begin_array();
+            for (const std::string& file : record.written)
+                json.value(file);
+            json.end_array();
             const converter::ConvertStats& s = record.stats;
             json.field("format", converter::format_name(record.format));
             json.field("vertices", s.vertices);
@@ -867,6 +902,15 @@ int run_convert(const std::vector<std::string>& args) {
     if (vm->count("out-dir")) out_dir = vm->at("out-dir").as<std::string>();
 
     const std::vector<std::string> inputs = vm->at("input").as<std::vector<std::string>>();
+    const ReportsOffStandardOutput reports(out_file ? std::vector<fs::path>{*out_file}
+                                                    : std::vector<fs::path>{});
+    if (out_file && settings->options.format == converter::OutputFormat::Gltf &&
+        output_is_a_stream(*out_file)) {
+        print_error("cannot write the output: " + out_file->string() +
+                    ": a .gltf names its .bin and images, which go beside it, and a stream has no folder to "
+                    "hold them; write --format glb (one file) to a stream");
+        return kExitCannotRun;
+    }
     std::vector<Job> jobs = plan_jobs(inputs, out_file, out_dir, settings->options.format);
     // No output replaces an input (common/output_target.hpp): checked for every job before any is
     // read, and by every file opened for writing while `run_inputs` lives (textures too).
@@ -878,7 +922,9 @@ int run_convert(const std::vector<std::string>& args) {
         if (!job.setup_error.empty()) continue;
         try {
             assbin_common::refuse_input_as_output(job.output, run_inputs);
-            assbin_common::output_kind(job.output);
+            if (assbin_common::output_kind(job.output) == assbin_common::OutputKind::File)
+                assbin_common::refuse_other_content(job.output, output_content(settings->options.format),
+                                                    "convert");
         } catch (const assbin_common::OutputRefused& refused) {
             job.setup_error = std::string("cannot write the output: ") + refused.what();
             job.setup_exit_code = kExitCannotRun;

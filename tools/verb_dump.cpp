@@ -127,7 +127,8 @@ int dump_folder(const fs::path& in, const fs::path& out, const assbin_common::In
     size_t written = 0, failed = 0, markers = 0;
     for (const Found& file : found) {
         const fs::path target = out / file.path.lexically_relative(in);
-        if (!outputs_allowed(run_inputs, {target})) { // before the file is read
+        if (!outputs_allowed(run_inputs, {target}, assbin_common::Content::AssbinDump,
+                             "dump")) { // before reading
             bar.clear();
             ++failed;
             bar.draw(written + markers + failed, failed);
@@ -184,7 +185,10 @@ int run_dump(const std::vector<std::string>& args) {
         std::error_code unreadable;
         return fs::file_size(file, unreadable) == 0 || is_dump_file(file); // what dump_folder reads
     });
-    if (!fs::is_directory(in, error) && !outputs_allowed(run_inputs, {out})) return kExitCannotRun;
+    if (!fs::is_directory(in, error) &&
+        !outputs_allowed(run_inputs, {out}, assbin_common::Content::AssbinDump, "dump"))
+        return kExitCannotRun;
+    const ReportsOffStandardOutput reports({fs::path(out)});
 
     WriteOptions write_options;
     write_options.shortened = vm->count("shortened") != 0;

@@ -357,8 +357,10 @@ int run_render(const std::vector<std::string>& args) {
     const ReadOptions read = read_options_from(*vm);
     const assbin_common::InputFiles run_inputs(
         std::vector<fs::path>(request->inputs.begin(), request->inputs.end()), is_model);
-    if (!outputs_allowed(run_inputs, {request->sheet.empty() ? request->output : request->sheet}))
+    if (!outputs_allowed(run_inputs, {request->sheet.empty() ? request->output : request->sheet},
+                         assbin_common::Content::Png, "render"))
         return kExitCannotRun;
+    const ReportsOffStandardOutput reports({request->sheet.empty() ? request->output : request->sheet});
     if (!request->sheet.empty()) {
         try {
             return run_sheet(*request, read);

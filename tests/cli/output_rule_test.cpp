@@ -277,4 +277,110 @@ BOOST_AUTO_TEST_CASE(skip_existing_converts_again_when_a_texture_is_deleted_or_c
     BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date, skipped"));
 }
 
+// An existing file holding something other than what the output writes is refused unless the output
+// names it with its own extension: the shell's `render --sheet *.assbin` puts a dump where the sheet
+// goes, `render a -o b.assbin` and `cmp --html s1.assbin x y` name an existing dump as a PNG or a page.
+BOOST_AUTO_TEST_CASE(an_output_never_replaces_a_file_of_another_kind_unless_named_with_its_own_extension) {
+    const TempDir temp;
+    const fs::path dump = temp.path() / "a.assbin", other = temp.path() / "b.assbin";
+    fs::copy_file(fixture_path("assimp-5.2.5/BLEND__BlenderDefault_250.blend.assbin"), dump);
+    fs::copy_file(dump, other);
+    const std::string before = slurp(other);
+    std::vector<std::vector<std::string>> refused = {
+        {"cmp", "--html", other.string(), dump.string(), dump.string()},
+        {"convert", dump.string(), "-o", (temp.path() / "m.gltf").string()}};
+    fs::copy_file(dump, temp.path() / "m.gltf"); // a dump named like a glTF: its extension is convert's own
+    if (can_draw()) {
+        refused.push_back({"render", "--sheet", other.string(), dump.string(), "--size", "32x32"});
+        refused.push_back({"render", dump.string(), "-o", other.string(), "--size", "32x32"});
+    }
+    for (const auto& args : refused) {
+        BOOST_TEST_CONTEXT(args[0] << " " << args[1]) {
+            const auto result = run_cli(args);
+            if (args[0] == "convert") { // the extension is the output's own: done as asked
+                BOOST_TEST(result.exit_code == 0, result.err);
+                continue;
+            }
+            BOOST_TEST(result.exit_code == 3, result.err);
+            BOOST_TEST(contains(result.err, other.string() + ": holds an ASSBIN dump"));
+            BOOST_TEST(slurp(other) == before);
+        }
+    }
+    // A sheet named .png replaces whatever it holds; an empty file holds nothing to lose.
+    std::ofstream(temp.path() / "empty.html").flush();
+    BOOST_TEST(run_cli({"cmp", dump.string(), dump.string(), "--html", (temp.path() / "empty.html").string()})
+                   .exit_code == 0);
+}
+
+// `-o -`, /dev/stdout and a link to /proc/self/fd/1 are the standard output: the model goes into the
+// stream the shell opened (a file, a pipe), never a file renamed over it, and the report goes to stderr.
+BOOST_AUTO_TEST_CASE(the_standard_output_is_a_stream_and_the_report_goes_to_stderr) {
+    const TempDir temp;
+    const fs::path dump = fixture_path("assimp-5.2.5/BLEND__BlenderDefault_250.blend.assbin");
+    const fs::path reference = temp.path() / "reference.glb";
+    BOOST_REQUIRE(run_cli({"convert", dump.string(), "-o", reference.string()}).exit_code == 0);
+    const fs::path link = temp.path() / "to_fd1";
+    fs::create_symlink("/proc/self/fd/1", link);
+    for (const std::string& output :
+         std::vector<std::string>{"-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", link.string()}) {
+        BOOST_TEST_CONTEXT(output) {
+            const auto result = run_cli({"convert", dump.string(), "-o", output, "--format", "glb"});
+            BOOST_TEST(result.exit_code == 0, result.err);
+            BOOST_TEST((result.out == slurp(reference)), "the standard output holds the model and only it");
+            BOOST_TEST(contains(result.err, "-> " + output + ": "));
+        }
+    }
+    BOOST_TEST(fs::is_symlink(link));
+    BOOST_TEST(!fs::exists(fs::current_path() / "-"));
+    const auto json = run_cli({"convert", dump.string(), "-o", "-", "--format", "glb", "--json"});
+    BOOST_TEST((json.out == slurp(reference)));
+    BOOST_TEST(contains(json.err, "\"written\""));
+    // A .gltf names files beside it, which a stream cannot hold: refused, nothing written.
+    const auto gltf = run_cli({"convert", dump.string(), "-o", "-", "--format", "gltf"});
+    BOOST_TEST(gltf.exit_code == 3);
+    BOOST_TEST(gltf.out.empty());
+    BOOST_TEST(contains(gltf.err, "a stream has no folder to hold them"));
+    // dump writes a dump into it too.
+    const auto rewritten = run_cli({"dump", dump.string(), "-"});
+    BOOST_TEST(rewritten.exit_code == 0, rewritten.err);
+    BOOST_TEST(rewritten.out.starts_with("ASSIMP.binary-dump."));
+}
+
+// An image the conversion reads is an input: a glTF's image beside it, named by the output's rule
+// (STEM_0.png), never replaces it (before, the source was replaced by the converted copy of itself).
+BOOST_AUTO_TEST_CASE(a_texture_the_conversion_reads_is_never_replaced_by_an_output_image) {
+    const TempDir temp;
+    std::string bytes = slurp(fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"));
+    const size_t at = bytes.find("TEST.PNG");
+    BOOST_REQUIRE(at != std::string::npos);
+    bytes.replace(at, 8, "ab_0.png"); // the name `-o ab.gltf` gives its first image
+    const fs::path dump = temp.path() / "cube.assbin", image = temp.path() / "ab_0.png";
+    std::ofstream(dump, std::ios::binary) << bytes;
+    fs::copy_file(fixture_path("textures/3DS/test.png"), image);
+    const std::string image_before = slurp(image);
+    const auto result = run_cli({"convert", dump.string(), "-o", (temp.path() / "ab.gltf").string()});
+    BOOST_TEST(result.exit_code == 3, result.err);
+    BOOST_TEST(contains(result.err, "ab_0.png: is the input"));
+    BOOST_TEST(slurp(image) == image_before);
+    BOOST_TEST(!fs::exists(temp.path() / "ab.gltf"));
+}
+
+// --json names every file a conversion put in place: the output, the files beside it, the record.
+BOOST_AUTO_TEST_CASE(the_json_report_names_every_file_written) {
+    const TempDir temp;
+    const fs::path dump = temp.path() / "cube.assbin";
+    fs::copy_file(fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"), dump);
+    fs::create_directories(temp.path() / "out");
+    const auto result =
+        run_cli({"convert", dump.string(), "-o", (temp.path() / "out/x.gltf").string(), "--json",
+                 "--skip-existing", "--texture-dir", fixture_path("textures/3DS").string()});
+    BOOST_TEST(result.exit_code == 0, result.err);
+    std::vector<std::string> written;
+    for (const auto& entry : fs::directory_iterator(temp.path() / "out"))
+        written.push_back(entry.path().filename().string());
+    BOOST_TEST(written.size() == 4u); // x.gltf, x.bin, x_0.png, .assbin-convert.log
+    for (const std::string& name : written)
+        BOOST_TEST(contains(result.out, "out/" + name + "\""), name);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

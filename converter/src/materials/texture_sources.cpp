@@ -2,6 +2,7 @@
 #include "materials/textures_2025.hpp"
 
 #define STBI_NO_STDIO
+#include <output_target.hpp>
 #include <stb/stb_image.h>
 
 #include <algorithm>
@@ -36,6 +37,7 @@ std::optional<std::vector<std::byte>> read_whole(const std::filesystem::path& pa
     std::error_code error;
     const uintmax_t size = std::filesystem::file_size(path, error);
     if (error || size > limit) return std::nullopt;
+    assbin_common::note_file_read(path); // an input of the runs under way: no output replaces it
     std::ifstream in(path, std::ios::binary);
     std::vector<std::byte> bytes(static_cast<size_t>(size));
     in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
