@@ -163,7 +163,9 @@ def write(scene: Scene, path: PathLike, *, compressed: Optional[bool] = None, sh
     so that read(path) == scene; keep_header=False writes today's time and the output's path as
     Assimp 5.1+ does. A symlink stays a link: the file it points to is replaced. Raises OSError
     (with errno and filename) when the file cannot be written, TypeError for a scene that is not a
-    Scene, ValueError for a scene that cannot be written so (a shortened scene written full).
+    Scene, ValueError for a scene that cannot be written so (a shortened scene written full) and for
+    an existing file that holds something other than a dump unless its name ends in .assbin or
+    .regress (the output rule: a PNG, a model or a page is never replaced by a dump by mistake).
     """
     if not isinstance(scene, Scene):
         raise TypeError(f"write() takes an assbin.Scene, not {type(scene).__name__}")
@@ -343,8 +345,10 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     `threads` (0: one per core) read and convert one big file; `strict` and the max_* limits are
     assbin.read's, for a source given as a path. Without a destination, ConvertResult.textures holds
     the files that would be written beside the model, by name. Raises ReadError, ConvertError, OSError;
-    ValueError, before anything is read, when `destination` is the source file (by any name) or an
-    existing folder. An existing FIFO or character device is written into as a stream.
+    ValueError, before anything is read, when `destination` is the source file (by any name), an
+    existing folder, or an existing file holding something other than what it writes unless named
+    with that format's extension. An existing FIFO or character device, "-" and /dev/stdout are
+    written into as a stream; an image the conversion reads is never replaced by one it writes.
     """
     if isinstance(texture_dirs, (str, bytes, _os.PathLike)):
         raise TypeError("texture_dirs takes a list of folders, not one path: texture_dirs=[...]")

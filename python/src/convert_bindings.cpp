@@ -110,13 +110,22 @@ void bind_convert(py::module_& m) {
                 scene = py::cast<const SceneRef&>(source).scene;
             else
                 path = py::cast<std::filesystem::path>(source);
-            // No output replaces an input (common/output_target.hpp), refused before anything is read.
-            std::optional<assbin_common::InputFiles> inputs;
-            if (path) inputs.emplace(std::vector<std::filesystem::path>{*path});
+            // No output replaces an input (common/output_target.hpp), refused before anything is read;
+            // the run is registered even for a Scene, so that the images it reads are inputs too. Nor
+            // a file holding something else than the output writes, unless named with its extension.
+            const assbin_common::InputFiles inputs(path ? std::vector<std::filesystem::path>{*path}
+                                                        : std::vector<std::filesystem::path>{});
             if (destination) {
                 try {
-                    if (inputs) assbin_common::refuse_input_as_output(*destination, *inputs);
-                    assbin_common::output_kind(*destination);
+                    assbin_common::refuse_input_as_output(*destination, inputs);
+                    if (assbin_common::output_kind(*destination) == assbin_common::OutputKind::File) {
+                        const assbin_common::Content writes =
+                            options.format == converter::OutputFormat::Glb ? assbin_common::Content::Glb
+                            : options.format == converter::OutputFormat::Gltf
+                                ? assbin_common::Content::GltfJson
+                                : assbin_common::Content::Aem;
+                        assbin_common::refuse_other_content(*destination, writes, "convert");
+                    }
                 } catch (const assbin_common::OutputRefused& refused) {
                     throw py::value_error(refused.what());
                 }

@@ -15,6 +15,7 @@
 #include <assbin/validate.hpp>
 #include <assbin/writer.hpp>
 #include <counting.hpp>
+#include <output_target.hpp>
 #include <quoting.hpp>
 #include <read_file.hpp>
 
@@ -1038,6 +1039,12 @@ void bind_scene(py::module_& module) {
            std::optional<bool> shortened, bool keep_header) {
             WriteOptions options = write_options(*scene.scene, compressed, shortened, keep_header);
             if (!keep_header) options.source_name = path.string(); // as Assimp 5.1+ names its output
+            try { // the output rule (docs/cli.md): a dump replaces only a dump or a file named as one
+                if (assbin_common::output_kind(path) == assbin_common::OutputKind::File)
+                    assbin_common::refuse_other_content(path, assbin_common::Content::AssbinDump, "write");
+            } catch (const assbin_common::OutputRefused& refused) {
+                throw py::value_error(refused.what());
+            }
             py::gil_scoped_release unlocked;
             try {
                 write_file(*scene.scene, path, options);

@@ -1,0 +1,366 @@
+"""A file-system fuzzer for the output rule (docs/cli.md, common/output_target.hpp): in a sandbox
+holding dumps, images (one named like an output's image), existing outputs of every kind, symlinks
+(to a dump, to a folder, to /proc/self/fd/1, dangling), a FIFO and a folder of dumps, it runs random
+command lines of every writing verb (convert, dump, render, cmp --html; option orders shuffled, globs
+expanded as a shell would, names repeated) and of the Python module's convert and write; it snapshots
+every path (type, inode, bytes, link target) before and after, and fails when:
+
+- anything changed that the command did not name as written (convert: its --json `written`; the
+  other verbs, which have no such report: the output they were given, or the file it names in a folder);
+- an input changed (a dump given, a file below a folder given, an image the dumps name);
+- a symlink or a non-regular file was replaced (a link must keep its target; a FIFO stays a FIFO);
+- a temporary (".NAME.tmp-PID-N") is left, a command crashed (a signal) or hung (20 s).
+
+A failing case prints its command line and what broke. Fixed cases (the walk of issue 65) run first.
+
+    python3 output_rule_fuzz.py ASSBIN FIXTURES_DIR [--seconds S] [--seed N] [--python PY --module-dir DIR]
+
+Prints "output rule: N cases, M failed (seed K)" and exits 1 when M > 0.
+"""
+
+import hashlib
+import json
+import os
+import pathlib
+import random
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TEMPORARY = re.compile(r"^\..+\.tmp-\d+-\d+$")
+
+
+# What a file holds, by its first bytes, and the extensions that name each kind (the rule: an output
+# replaces a file of another kind only when its name has the extension of what it writes).
+EXTENSIONS = {"dump": (".assbin", ".regress"), "aem": (".aem",), "glb": (".glb",), "gltf": (".gltf",),
+              "png": (".png",), "jpeg": (".jpg", ".jpeg"), "html": (".html", ".htm")}
+
+
+def content_of(data):
+    if not data:
+        return "empty"
+    for kind, magic in (("dump", b"ASSIMP.binary-dump."), ("aem", b"AEM"), ("glb", b"glTF"), ("png", b"\x89PNG"),
+                        ("jpeg", b"\xff\xd8\xff")):
+        if data.startswith(magic):
+            return kind
+    text = data[:64].lstrip()
+    if text.startswith(b"{") and b'"asset"' in data[:64]:
+        return "gltf"
+    if text.lower().startswith(b"<!doctype html") or text.startswith(b"<html"):
+        return "html"
+    return "other"
+
+
+def snapshot(root):
+    """Every path below root (links not followed): (kind, inode, content hash or link target)."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = pathlib.Path(folder) / name
+            info = os.lstat(path)
+            relative = str(path.relative_to(root))
+            if stat.S_ISLNK(info.st_mode):
+                out[relative] = ("link", info.st_ino, os.readlink(path))
+            elif stat.S_ISREG(info.st_mode):
+                data = path.read_bytes()
+                out[relative] = ("file", info.st_ino, hashlib.sha1(data).hexdigest(), content_of(data))
+            elif stat.S_ISDIR(info.st_mode):
+                out[relative] = ("folder", info.st_ino, None)
+            else:
+                out[relative] = ("fifo" if stat.S_ISFIFO(info.st_mode) else "other", info.st_ino, None)
+        dirs[:] = [d for d in dirs if not os.path.islink(pathlib.Path(folder) / d)]
+    return out
+
+
+class FifoDrain:
+    """Holds every FIFO of the sandbox open for reading and drains it, so a writer never blocks."""
+
+    def __init__(self, fifos):
+        self.stop = False
+        self.fds = [os.open(f, os.O_RDONLY | os.O_NONBLOCK) for f in fifos]
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.stop:
+            for fd in self.fds:
+                try:
+                    while os.read(fd, 1 << 16):
+                        pass
+                except BlockingIOError:
+                    pass
+            time.sleep(0.002)
+
+    def close(self):
+        self.stop = True
+        self.thread.join()
+        for fd in self.fds:
+            os.close(fd)
+
+
+class Sandbox:
+    """The files every case starts from, made once (real outputs of each kind) and copied per case."""
+
+    def __init__(self, assbin, fixtures, work):
+        self.assbin, self.template = assbin, work / "template"
+        t = self.template
+        (t / "sub").mkdir(parents=True)
+        shutil.copy(fixtures / "assimp-5.2.5/BLEND__BlenderDefault_250.blend.assbin", t / "d1.assbin")
+        shutil.copy(fixtures / "assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin", t / "cube.assbin")
+        shutil.copy(fixtures / "assimp-5.2.5/SMD__triangle.smd.assbin", t / "sub/d3.assbin")
+        shutil.copy(fixtures / "textures/3DS/test.png", t / "TEST.PNG")
+        # A dump naming "ab_0.png", the name `-o ab.gltf` gives its first image, with that image beside it.
+        data = (t / "cube.assbin").read_bytes().replace(b"TEST.PNG", b"ab_0.png")
+        (t / "ab.assbin").write_bytes(data)
+        shutil.copy(t / "TEST.PNG", t / "ab_0.png")
+        for name, args in (("old.aem", []), ("old.glb", []), ("old.gltf", [])):
+            subprocess.run([assbin, "convert", str(t / "d1.assbin"), "-o", str(t / name), *args, "--quiet"],
+                           check=True, capture_output=True)
+        (t / "old.html").write_text("<!DOCTYPE html><html><body>a report</body></html>")
+        (t / "notes.txt").write_text("a user's notes\n")
+        (t / "old.png").write_bytes((t / "TEST.PNG").read_bytes())
+        os.symlink("d1.assbin", t / "link_to_dump.assbin")
+        os.symlink("sub", t / "link_to_folder")
+        os.symlink("/proc/self/fd/1", t / "link_to_stdout")
+        os.symlink("nowhere.aem", t / "dangling.aem")
+        self.dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
+        self.images = ["TEST.PNG", "ab_0.png"]
+
+    def fresh(self, where):
+        shutil.copytree(self.template, where, symlinks=True)
+        os.mkfifo(where / "pipe.fifo")  # copytree copies no FIFO
+        return where
+
+
+def names_in(sandbox):
+    return sorted(str(p.relative_to(sandbox)) for p in sandbox.rglob("*"))
+
+
+def random_output(rng, sandbox, extensions):
+    existing = [n for n in names_in(sandbox) if not n.startswith("sub/") or rng.random() < 0.3]
+    fresh = [f"new{rng.choice(extensions)}", "new", "-", "/dev/stdout", "sub/new" + rng.choice(extensions)]
+    return rng.choice(existing + fresh + ["link_to_stdout", "dangling.aem", "pipe.fifo"])
+
+
+def random_case(rng, sandbox, python):
+    """A command line (a list), what it declares as reads, and how to know what it wrote."""
+    verb = rng.choices(["convert", "dump", "cmp", "render", "python"], weights=[60, 15, 12, 5, 8 if python else 0])[0]
+    dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
+    glob = sorted(str(p.relative_to(sandbox)) for p in sandbox.glob("*.assbin"))  # the shell's `*.assbin`
+    if verb == "convert":
+        inputs = rng.choice([[rng.choice(dumps)], rng.sample(dumps, 2), glob, ["sub"], ["link_to_folder"],
+                             [rng.choice(dumps)] * 2])
+        args = ["convert", *inputs, "--json"]
+        if rng.random() < 0.6 or len(inputs) > 1:
+            if rng.random() < 0.7 and len(inputs) == 1 and inputs[0] not in ("sub", "link_to_folder"):
+                args += ["-o", random_output(rng, sandbox, [".aem", ".glb", ".gltf"])]
+            else:
+                args += ["--out-dir", rng.choice(["sub", "out", "link_to_folder", ".", "sub/deeper"])]
+        options = [["--format", rng.choice(["aem", "glb", "gltf"])], ["--skip-existing"], ["--texture-dir", "."],
+                   ["--quantize"], ["--layout", "2025"], ["--jobs", "2"]]
+        for option in rng.sample(options, rng.randint(0, 3)):
+            args += option
+        return verb, args, inputs
+    if verb == "dump":
+        source = rng.choice(dumps + ["sub"])
+        return verb, ["dump", source, random_output(rng, sandbox, [".assbin"])], [source]
+    if verb == "cmp":
+        a, b = rng.choice(dumps), rng.choice(dumps)
+        order = [[a, b, "--html", random_output(rng, sandbox, [".html"])],
+                 ["--html", random_output(rng, sandbox, [".html"]), a, b]]
+        return verb, ["cmp", *rng.choice(order), "--json"], [a, b]
+    if verb == "render":
+        source = rng.choice(dumps)
+        if rng.random() < 0.5:
+            return verb, ["render", source, "-o", random_output(rng, sandbox, [".png"]), "--size", "16x16"], [source]
+        return verb, ["render", "--sheet", random_output(rng, sandbox, [".png"]), *glob, "--size", "16x16"], glob
+    source = rng.choice(dumps)
+    destination = random_output(rng, sandbox, [".aem", ".glb", ".assbin"])
+    if rng.random() < 0.5:
+        code = f"import assbin; assbin.convert({source!r}, {destination!r})"
+        return verb, [python, "-c", code], [source]
+    # write() reads nothing from disk: the scene is in memory, and rewriting its own file is allowed.
+    code = f"import assbin; assbin.write(assbin.read({source!r}), {destination!r})"
+    return verb, [python, "-c", code], []
+
+
+def documented_outputs(verb, args, sandbox):
+    """What a verb without a --json list of files writes: the output it was given (or, for a folder,
+    the file named after the input inside it)."""
+    if verb == "dump":
+        source, out = args[1], args[2]
+        if (sandbox / out).is_dir() and not (sandbox / source).is_dir():
+            return [str(pathlib.Path(out) / pathlib.Path(source).name)]
+        if (sandbox / source).is_dir():
+            return [out + "/"]  # everything below the output folder
+        return [out]
+    if verb == "cmp":
+        return [args[args.index("--html") + 1]]
+    if verb == "render":
+        return [args[args.index("-o") + 1] if "-o" in args else args[args.index("--sheet") + 1]]
+    if verb == "python":
+        destination = re.findall(r"'([^']*)'\)$", args[2])[0]
+        if "convert(" not in args[2]:
+            return [destination]
+        # convert's files beside a .gltf or a 2024 model, by its documented naming: STEM.bin, STEM_K.png/jpg
+        stem = re.escape(str(pathlib.Path(destination).with_suffix("")))
+        return [destination, f"re:{stem}\\.bin|{stem}_\\d+\\.(png|jpg)"]
+    return []
+
+
+def resolve(sandbox, name):
+    """A path relative to the sandbox, its symlinks followed (for an output written through a link)."""
+    try:
+        real = os.path.realpath(sandbox / name)
+        return os.path.relpath(real, os.path.realpath(sandbox))
+    except ValueError:
+        return None
+
+
+def check_case(verb, args, reads, sandbox, before, after, run):
+    broken = []
+    if run.returncode < 0:
+        broken.append(f"crashed with signal {-run.returncode}")
+    elif run.returncode not in (0, 1, 2, 3):
+        broken.append(f"exit code {run.returncode}")
+    declared = set()
+    if verb == "convert":
+        report = run.stdout if "-o" not in args or args[args.index("-o") + 1] not in ("-", "/dev/stdout", "link_to_stdout") \
+            else run.stderr
+        match = re.search(r"\{\s*\"files\".*\}\s*$", report, re.S)
+        if match is None and run.returncode in (0, 1):
+            broken.append("no --json report")
+        elif match is not None:
+            for record in json.loads(match.group(0))["files"]:
+                declared.update(record.get("written", []))
+    else:
+        declared.update(documented_outputs(verb, args, sandbox))
+    allowed = set()
+    patterns = [re.compile(name[3:]) for name in declared if name.startswith("re:")]
+    declared = {name for name in declared if not name.startswith("re:")}
+    for name in declared:
+        if name.endswith("/"):
+            allowed.add(name)
+            continue
+        allowed.add(os.path.normpath(name))
+        target = resolve(sandbox, name)
+        if target:
+            allowed.add(target)
+    # The images a dump read names are inputs too (cube.assbin names TEST.PNG, ab.assbin ab_0.png).
+    images = {"cube.assbin": "TEST.PNG", "ab.assbin": "ab_0.png"}
+    read_dumps = set()
+    for name in reads:
+        target = resolve(sandbox, name)
+        if target and (sandbox / target).is_dir():
+            read_dumps.update(k for k in before if k.startswith(target + "/"))
+        elif target:
+            read_dumps.add(target)
+    protected = set()
+    for name in reads + [image for dump, image in images.items() if dump in read_dumps]:
+        target = resolve(sandbox, name)
+        if target is None:
+            continue
+        if (sandbox / target).is_dir():
+            protected.update(k for k in before if k.startswith(target + "/") and before[k][0] == "file")
+        else:
+            protected.add(target)
+    for path in sorted(set(before) | set(after)):
+        was, now = before.get(path), after.get(path)
+        if was == now:
+            continue
+        if now is not None and TEMPORARY.match(pathlib.Path(path).name):
+            broken.append(f"a temporary is left: {path}")
+            continue
+        if was is not None and was[0] in ("link", "fifo", "other"):
+            broken.append(f"{was[0]} {path} was replaced or removed (now {now})")
+            continue
+        if path in protected:
+            broken.append(f"the input {path} changed")
+            continue
+        if was is not None and now is None:
+            broken.append(f"{path} was removed")
+            continue
+        if was is not None and was[0] == "folder":
+            continue  # a folder's own entry: what changed inside it is judged path by path
+        if was is not None and now is not None and was[0] == now[0] == "file" and was[3] not in ("empty", now[3]) \
+                and not path.lower().endswith(EXTENSIONS.get(now[3], ())):
+            broken.append(f"{path} held {was[3]} and now holds {now[3]}, though its name is not a {now[3]}'s")
+            continue
+        if path not in allowed and not any(path.startswith(a) for a in allowed if a.endswith("/")) and not (
+                now and now[0] == "folder") and not any(p.fullmatch(path) for p in patterns):
+            broken.append(f"{path} {'changed' if was else 'was created'}, and the command named no such output")
+    return broken
+
+
+FIXED_CASES = [
+    ("render", ["render", "--sheet", "cube.assbin", "d1.assbin", "ab.assbin", "--size", "16x16"], ["cube.assbin", "d1.assbin", "ab.assbin"]),
+    ("render", ["render", "d1.assbin", "-o", "cube.assbin", "--size", "16x16"], ["d1.assbin"]),
+    ("cmp", ["cmp", "--html", "cube.assbin", "d1.assbin", "ab.assbin", "--json"], ["d1.assbin", "ab.assbin"]),
+    ("convert", ["convert", "d1.assbin", "-o", "/dev/stdout", "--format", "glb", "--json"], ["d1.assbin"]),
+    ("convert", ["convert", "d1.assbin", "-o", "-", "--format", "glb", "--json"], ["d1.assbin"]),
+    ("convert", ["convert", "ab.assbin", "-o", "ab.gltf", "--json"], ["ab.assbin"]),
+    ("convert", ["convert", "d1.assbin", "-o", "notes.txt", "--json"], ["d1.assbin"]),
+    ("dump", ["dump", "d1.assbin", "-"], ["d1.assbin"]),
+    ("dump", ["dump", "d1.assbin", "old.png"], ["d1.assbin"]),
+]
+
+
+def main(argv):
+    assbin = os.path.realpath(argv[1])
+    fixtures = pathlib.Path(argv[2])
+    seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 60.0
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else int(time.time())
+    python = argv[argv.index("--python") + 1] if "--python" in argv else None
+    module_dir = argv[argv.index("--module-dir") + 1] if "--module-dir" in argv else None
+    if not python or not module_dir:
+        print("SKIPPED: Python cases (no --python and --module-dir: the module is not built)")
+        python = None
+    rng = random.Random(seed)
+    environment = dict(os.environ, PYTHONPATH=module_dir or "")
+    cases = failed = 0
+    with tempfile.TemporaryDirectory() as work:
+        work = pathlib.Path(work)
+        template = Sandbox(assbin, fixtures, work)
+        deadline = time.monotonic() + seconds
+        k = 0
+        while True:
+            if k < len(FIXED_CASES):
+                verb, args, reads = FIXED_CASES[k]
+            elif time.monotonic() > deadline:
+                break
+            else:
+                verb, args, reads = None, None, None
+            sandbox = template.fresh(work / f"case{k}")
+            if verb is None:
+                verb, args, reads = random_case(rng, sandbox, python)
+            k += 1
+            before = snapshot(sandbox)
+            drain = FifoDrain([sandbox / "pipe.fifo"])
+            command = args if verb == "python" else [assbin, *args]
+            try:
+                run = subprocess.run(command, cwd=sandbox, capture_output=True, timeout=20, env=environment)
+                run.stdout = run.stdout.decode("utf-8", "replace")
+                run.stderr = run.stderr.decode("utf-8", "replace")
+                broken = check_case(verb, args, reads, sandbox, before, snapshot(sandbox), run)
+            except subprocess.TimeoutExpired:
+                broken = ["hung (20 s)"]
+            drain.close()
+            cases += 1
+            if broken:
+                failed += 1
+                shown = " ".join(args if verb == "python" else ["assbin", *args])
+                print(f"FAILED   case {k - 1} (seed {seed}): {shown}")
+                for line in broken[:6]:
+                    print(f"         {line}")
+            shutil.rmtree(sandbox)
+    print(f"output rule: {cases} cases, {failed} failed (seed {seed}; {len(FIXED_CASES)} fixed cases first)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
