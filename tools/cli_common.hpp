@@ -39,7 +39,8 @@ inline constexpr std::string_view kExitCodeTable =
     "  1  done, with a negative answer: a difference (cmp), an invalid model (aem-info --validate),\n"
     "     a dump that cannot be converted, or a file of a batch (folder, several inputs, sheet) failed\n"
     "  2  not done: a usage error, an input missing, unreadable or damaged, or no input in the folders\n"
-    "  3  not done here: no OpenGL context (render), or an output cannot be written\n";
+    "  3  not done here: no OpenGL context (render), or an output cannot be written (in a batch too:\n"
+    "     an output refused or a full disk)\n";
 
 // Prints "assbin: error: <what>" on stderr.
 void print_error(std::string_view what);

@@ -342,6 +342,7 @@ struct Totals {
            warnings = 0;
     size_t source_vertices = 0, source_transformed = 0, transformed = 0, source_meshes = 0, meshes = 0;
     int first_failure_code = kExitOk;
+    bool cannot_write = false;       // an output could not be written (exit 3 even for a batch)
     std::vector<FileRecord> records; // --json only
 };
 
@@ -361,8 +362,14 @@ std::string geometry_change(size_t source_vertices, size_t vertices, size_t sour
            (meshes == 1 ? " mesh" : " meshes");
 }
 
+// For the interrupt handler: how many outputs the run has, and how many are finished (in place, or up to
+// date). Lock-free atomics, which a signal handler may read.
+std::atomic<size_t> g_outputs_total{0}, g_outputs_finished{0}, g_outputs_failed{0};
+static_assert(std::atomic<size_t>::is_always_lock_free);
+
 void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals,
                     converter::OutputFormat format_of_output) {
+    (outcome.ok ? g_outputs_finished : g_outputs_failed).fetch_add(1, std::memory_order_relaxed);
     if (json) {
         totals.records.push_back({job.input.string(), job.output.string(),
                                   !outcome.ok       ? "failed"
@@ -374,6 +381,7 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool jso
     }
     if (!outcome.ok) {
         if (totals.failed == 0) totals.first_failure_code = outcome.exit_code;
+        if (outcome.exit_code == kExitCannotRun) totals.cannot_write = true;
         ++totals.failed;
         print_error(job.input.string() + ": " + outcome.error);
         return;
@@ -866,9 +874,48 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
 
 namespace {
 
-// An interrupted batch removes the temporaries being written, then dies of the same signal.
+// Appends the decimal digits of `value` (async-signal-safe: no allocation, no locale).
+char* append_number(char* at, size_t value) {
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (n > 0)
+        *at++ = digits[--n];
+    return at;
+}
+
+char* append_text(char* at, const char* text) {
+    while (*text)
+        *at++ = *text++;
+    return at;
+}
+
+// An interrupted batch removes the temporaries being written, says what was finished and what was
+// not (everything finished is complete and in place), then dies of the same signal (130 after
+// SIGINT, 143 after SIGTERM, as the shell reports a death by signal).
 void remove_outputs_and_reraise(int signal_number) {
     assbin::converter::remove_pending_outputs();
+    char line[256];
+    char* at = append_text(line, "\nassbin: interrupted: ");
+    const size_t finished = g_outputs_finished.load(), failed = g_outputs_failed.load();
+    const size_t total = g_outputs_total.load();
+    at = append_number(at, finished);
+    at = append_text(at, " of ");
+    at = append_number(at, total);
+    at = append_text(at, " outputs finished and in place");
+    if (failed > 0) {
+        at = append_text(at, ", ");
+        at = append_number(at, failed);
+        at = append_text(at, " failed");
+    }
+    at = append_text(at, ", ");
+    at = append_number(at, total > finished + failed ? total - finished - failed : 0);
+    at = append_text(at,
+                     " not converted (no partial file is left); run again with --skip-existing to go on\n");
+    [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, line, static_cast<size_t>(at - line));
     std::signal(signal_number, SIG_DFL);
     std::raise(signal_number);
 }
@@ -966,6 +1013,7 @@ int run_convert(const std::vector<std::string>& args) {
                       << folder.string() << " by an interrupted run\n";
         }
     }
+    g_outputs_total.store(jobs.size());
     const auto start = std::chrono::steady_clock::now();
     const Totals totals = run_jobs(jobs, *settings);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -993,6 +1041,8 @@ int run_convert(const std::vector<std::string>& args) {
         std::cout << std::endl;
     }
     if (totals.failed == 0) return kExitOk;
+    // An output that could not be written (a full disk) is 3 in a batch too, as --help says.
+    if (totals.cannot_write) return kExitCannotRun;
     return lone_file ? totals.first_failure_code : kExitDiffers;
 }
 

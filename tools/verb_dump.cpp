@@ -112,8 +112,18 @@ int dump_folder(const fs::path& in, const fs::path& out, const assbin_common::In
         bool empty;
     };
     std::vector<Found> found;
-    for (const auto& entry : fs::recursive_directory_iterator(in)) {
+    // An output folder inside the input folder (`dump da da/sub`) holds this verb's own outputs: never
+    // read as inputs (a second run would nest da/sub/sub and fail on its own files).
+    std::error_code unresolved;
+    const fs::path out_folder = fs::weakly_canonical(out, unresolved);
+    for (auto it = fs::recursive_directory_iterator(in); it != fs::recursive_directory_iterator(); ++it) {
+        const fs::directory_entry& entry = *it;
         std::error_code error;
+        if (entry.is_directory(error) && !unresolved &&
+            fs::weakly_canonical(entry.path(), error) == out_folder) {
+            it.disable_recursion_pending();
+            continue;
+        }
         if (!entry.is_regular_file(error)) continue;
         const bool empty = entry.file_size(error) == 0 && !error;
         if (empty || is_dump_file(entry.path())) found.push_back({entry.path(), empty});
@@ -181,8 +191,14 @@ int run_dump(const std::vector<std::string>& args) {
     if (!fs::is_directory(in, error) && fs::is_directory(out, error))
         out = (fs::path(out) / fs::path(in).filename()).string();
     // A folder's dumps are each checked before they are read (dump_folder).
-    const assbin_common::InputFiles run_inputs(std::vector<fs::path>{in}, [](const fs::path& file) {
+    std::error_code unresolved;
+    const fs::path out_folder = fs::weakly_canonical(out, unresolved);
+    const assbin_common::InputFiles run_inputs(std::vector<fs::path>{in}, [&](const fs::path& file) {
         std::error_code unreadable;
+        const fs::path folder = fs::weakly_canonical(file, unreadable).parent_path();
+        const auto [mismatch, rest] =
+            std::mismatch(out_folder.begin(), out_folder.end(), folder.begin(), folder.end());
+        if (!unresolved && !unreadable && mismatch == out_folder.end()) return false; // our own outputs
         return fs::file_size(file, unreadable) == 0 || is_dump_file(file); // what dump_folder reads
     });
     if (!fs::is_directory(in, error) &&

@@ -167,7 +167,7 @@ def random_case(rng, sandbox, python):
             args += option
         return verb, args, inputs
     if verb == "dump":
-        source = rng.choice(dumps + ["sub"])
+        source = rng.choice(dumps + ["sub", "."])
         return verb, ["dump", source, random_output(rng, sandbox, [".assbin"])], [source]
     if verb == "cmp":
         a, b = rng.choice(dumps), rng.choice(dumps)
@@ -246,6 +246,9 @@ def check_case(verb, args, reads, sandbox, before, after, run):
     for name in declared:
         if name.endswith("/"):
             allowed.add(name)
+            target = resolve(sandbox, name.rstrip("/"))
+            if target:
+                allowed.add(target + "/")
             continue
         allowed.add(os.path.normpath(name))
         target = resolve(sandbox, name)
@@ -307,6 +310,7 @@ FIXED_CASES = [
     ("convert", ["convert", "d1.assbin", "-o", "notes.txt", "--json"], ["d1.assbin"]),
     ("dump", ["dump", "d1.assbin", "-"], ["d1.assbin"]),
     ("dump", ["dump", "d1.assbin", "old.png"], ["d1.assbin"]),
+    ("dump", ["dump", ".", "sub/again"], ["."]),
 ]
 
 

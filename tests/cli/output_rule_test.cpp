@@ -20,10 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include <csignal>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -381,6 +383,74 @@ BOOST_AUTO_TEST_CASE(the_json_report_names_every_file_written) {
     BOOST_TEST(written.size() == 4u); // x.gltf, x.bin, x_0.png, .assbin-convert.log
     for (const std::string& name : written)
         BOOST_TEST(contains(result.out, "out/" + name + "\""), name);
+}
+
+// SIGINT during a batch: the outputs finished are complete and in place, no temporary is left, and a
+// line on stderr says how many were finished and that --skip-existing goes on; the process then dies
+// of the signal (the shell's 130).
+BOOST_AUTO_TEST_CASE(an_interrupted_batch_says_what_was_finished_and_leaves_no_partial_file) {
+    const TempDir temp;
+    const fs::path in = temp.path() / "in", out = temp.path() / "out", err = temp.path() / "stderr.txt";
+    fs::create_directories(in);
+    for (int k = 0; k < 400; ++k)
+        fs::copy_file(fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin"),
+                      in / ("d" + std::to_string(k) + ".assbin"));
+    const pid_t pid = ::fork();
+    BOOST_REQUIRE(pid >= 0);
+    if (pid == 0) {
+        const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 2);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::execl(ASSBIN_CLI_PATH, ASSBIN_CLI_PATH, "convert", in.c_str(), "--out-dir", out.c_str(), "--jobs",
+                "1", "--quiet", static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    // Interrupt once some outputs are in place (or after 10 s).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto outputs = [&] {
+        std::error_code ignored;
+        size_t n = 0;
+        for (auto it = fs::directory_iterator(out, ignored); !ignored && it != fs::directory_iterator(); ++it)
+            n += it->path().extension() == ".aem";
+        return n;
+    };
+    while (outputs() < 3 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const std::string said = slurp(err);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        BOOST_TEST_MESSAGE("the batch finished before the signal: nothing to check");
+        return;
+    }
+    BOOST_TEST(WIFSIGNALED(status));
+    BOOST_TEST((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT));
+    BOOST_TEST(contains(said, "assbin: interrupted: "), said);
+    BOOST_TEST(contains(said, " of 400 outputs finished and in place"), said);
+    BOOST_TEST(contains(said, "run again with --skip-existing to go on"), said);
+    for (const auto& entry : fs::directory_iterator(out)) {
+        BOOST_TEST(!entry.path().filename().string().starts_with("."), entry.path()); // no temporary
+        const auto check = run_cli({"aem-info", entry.path().string(), "--validate"});
+        BOOST_TEST(check.exit_code == 0, entry.path());
+    }
+}
+
+// `dump da da/sub`, run twice: the output folder inside the input folder holds the verb's own outputs,
+// never read as inputs (before, the second run nested da/sub/sub and failed on its own files).
+BOOST_AUTO_TEST_CASE(dump_into_a_folder_inside_its_input_never_reads_its_own_outputs) {
+    const TempDir temp;
+    const fs::path in = temp.path() / "da";
+    fs::create_directories(in);
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), in / "t.assbin");
+    for (int run = 0; run < 2; ++run) {
+        const auto result = run_cli({"dump", in.string(), (in / "sub").string()});
+        BOOST_TEST(result.exit_code == 0, result.err);
+        BOOST_TEST(contains(result.out, "wrote 1 dump"), result.out);
+    }
+    BOOST_TEST(fs::exists(in / "sub/t.assbin"));
+    BOOST_TEST(!fs::exists(in / "sub/sub"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
