@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -774,7 +775,9 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     if (vm.count("output") && vm.count("out-dir")) return refuse("-o and --out-dir exclude each other");
     std::optional<converter::OutputFormat> format;
     if (vm.count("format")) {
-        const std::string name = vm["format"].as<std::string>();
+        std::string name = vm["format"].as<std::string>(); // any case, as -o x.GLB is taken
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         for (const auto candidate :
              {converter::OutputFormat::Aem, converter::OutputFormat::Glb, converter::OutputFormat::Gltf}) {
             if (name == converter::format_name(candidate)) format = candidate;

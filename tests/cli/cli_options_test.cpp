@@ -226,4 +226,14 @@ BOOST_AUTO_TEST_CASE(dump_writes_into_an_existing_folder) {
     BOOST_TEST(fs::exists(dir / "SMD__triangle.smd.assbin"));
 }
 
+// --format takes any case, as the extension of -o does (`-o x.GLB` was taken, `--format GLB` refused).
+BOOST_AUTO_TEST_CASE(format_names_take_any_case_as_extensions_do) {
+    const TempDir temp;
+    const auto result = run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "--format", "GLB",
+                                 "--out-dir", temp.path().string()});
+    BOOST_TEST(result.exit_code == 0, result.err);
+    BOOST_TEST(fs::exists(temp.path() / "SMD__triangle.smd.glb"));
+    BOOST_TEST(run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "--format", "png"}).exit_code == 2);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
