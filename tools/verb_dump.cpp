@@ -196,9 +196,10 @@ int run_dump(const std::vector<std::string>& args) {
     const assbin_common::InputFiles run_inputs(std::vector<fs::path>{in}, [&](const fs::path& file) {
         std::error_code unreadable;
         const fs::path folder = fs::weakly_canonical(file, unreadable).parent_path();
-        const auto [mismatch, rest] =
-            std::mismatch(out_folder.begin(), out_folder.end(), folder.begin(), folder.end());
-        if (!unresolved && !unreadable && mismatch == out_folder.end()) return false; // our own outputs
+        const bool inside_output =
+            std::mismatch(out_folder.begin(), out_folder.end(), folder.begin(), folder.end()).first ==
+            out_folder.end();
+        if (!unresolved && !unreadable && inside_output) return false;     // our own outputs
         return fs::file_size(file, unreadable) == 0 || is_dump_file(file); // what dump_folder reads
     });
     if (!fs::is_directory(in, error) &&
