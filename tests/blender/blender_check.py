@@ -41,7 +41,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "gltf" /
 import gltf_eval  # noqa: E402
 
 WRAP_NODE = {10497: "WRAP", 33648: "PINGPONG", 33071: "CLAMP"}
-SLOTS = ("baseColorTexture", "metallicRoughnessTexture", "normalTexture", "occlusionTexture", "emissiveTexture")
+SLOTS = gltf_eval.SLOTS
 
 
 def animation_names(doc):
@@ -164,32 +164,6 @@ def shown_signature(material):
 def blender_axes(points):
     """glTF's +Y up as Blender's +Z up (its importer's conversion: x, y, z -> x, -z, y)."""
     return [(x, -z, y) for x, y, z in points]
-
-
-def grid_unmatched(want, got, tolerance):
-    """How many points of `want` have no point of `got` within tolerance (per coordinate)."""
-    cells = {}
-    for p in got:
-        cells.setdefault(tuple(math.floor(c / tolerance) for c in p), []).append(p)
-    missing = 0
-    for p in want:
-        base = [math.floor(c / tolerance) for c in p]
-        found = False
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for dz in (-1, 0, 1):
-                    for q in cells.get((base[0] + dx, base[1] + dy, base[2] + dz), ()):
-                        if all(abs(a - b) <= tolerance for a, b in zip(p, q)):
-                            found = True
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
-                break
-        missing += not found
-    return missing
 
 
 def shown_points(depsgraph):
@@ -374,7 +348,7 @@ def check(path, tally, dump=None):
                                 for p in points)
             got = shown_points(pose_at(state, name, seconds))
             tally["poses"] = tally.get("poses", 0) + 1
-            lost = grid_unmatched(want, got, tolerance) + grid_unmatched(got, want, tolerance)
+            lost = len(gltf_eval.unmatched(want, got, tolerance)) + len(gltf_eval.unmatched(got, want, tolerance))
             if lost:
                 when = "at rest" if animation is None else f"animation {name!r} at {seconds:g} s"
                 differences.append(f"{when}: {lost} vertices of the file's skinning and Blender's "

@@ -19,6 +19,8 @@ import struct
 
 COMPONENTS = {5120: ("b", 127.0), 5121: ("B", 255.0), 5122: ("h", 32767.0), 5123: ("H", 65535.0),
               5125: ("I", None), 5126: ("f", None)}
+# A material's texture slots, where glTF keeps them (pbrMetallicRoughness's or the material's own).
+SLOTS = ("baseColorTexture", "metallicRoughnessTexture", "normalTexture", "occlusionTexture", "emissiveTexture")
 WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 
 
@@ -233,4 +235,29 @@ def world_points(doc, animation=None, t=0.0, linear=False, uv_sets=0):
                     point = tuple(acc)
                 points.append((point,) + tuple(uv[v] if uv else None for uv in uvs) if uv_sets else point)
         out.setdefault(node.get("name", f"node {n}"), []).extend(points)
+    return out
+
+
+def unmatched(want, got, tolerance):
+    """The points of `want` with no point of `got` within tolerance in every coordinate. A point is a
+    position, or (position, uv, ...) as world_points gives with uv_sets (a UV of None matches only
+    None). Linear in the points: `got` is hashed on a grid of the tolerance's size."""
+    def position(point):
+        return point[0] if point and isinstance(point[0], tuple) else point
+
+    def near(a, b):
+        if isinstance(a, tuple) and a and isinstance(a[0], tuple):
+            return all((x is None and y is None) or (x is not None and y is not None and near(x, y))
+                       for x, y in zip(a, b))
+        return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+    cells = {}
+    for point in got:
+        cells.setdefault(tuple(math.floor(c / tolerance) for c in position(point)), []).append(point)
+    out = []
+    for point in want:
+        x, y, z = (math.floor(c / tolerance) for c in position(point))
+        if not any(near(point, other) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)
+                   for other in cells.get((x + dx, y + dy, z + dz), ())):
+            out.append(point)
     return out

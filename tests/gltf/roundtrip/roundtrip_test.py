@@ -38,7 +38,7 @@ def close(a, b):
     return isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
-SLOTS = ("baseColorTexture", "metallicRoughnessTexture", "normalTexture", "occlusionTexture", "emissiveTexture")
+SLOTS = gltf_eval.SLOTS
 FILTERS = ("magFilter", "minFilter")
 
 
@@ -167,16 +167,6 @@ def size_of(points):
     return max(math.dist(lo, hi), 1.0)
 
 
-def unmatched(want, got, tolerance):
-    """The points of `want` with no point of `got` within tolerance (each coordinate; UVs too)."""
-    def near(a, b):
-        if isinstance(a, tuple) and a and isinstance(a[0], tuple):  # (position, uv0, uv1, ...)
-            return all((x is None and y is None) or (x is not None and y is not None and near(x, y))
-                       for x, y in zip(a, b))
-        return all(abs(x - y) <= tolerance for x, y in zip(a, b))
-    return [a for a in want if not any(near(a, b) for b in got)]
-
-
 def pooled(points_by_node):
     return [p for points in points_by_node.values() for p in points]
 
@@ -206,8 +196,8 @@ def pose_differences(source, back, quantized):
         uv_sets = 0 if quantized else 2
         want = pooled(gltf_eval.world_points(source, animation, t, linear=True, uv_sets=uv_sets))
         got = pooled(gltf_eval.world_points(back, other, t, uv_sets=uv_sets))
-        for what, lost in (("the source's", unmatched(want, got, tolerance)),
-                           ("the output's", unmatched(got, want, tolerance))):
+        for what, lost in (("the source's", gltf_eval.unmatched(want, got, tolerance)),
+                           ("the output's", gltf_eval.unmatched(got, want, tolerance))):
             if lost:
                 found.append(f"{when}: {len(lost)} of {what} vertices (and UVs) stand where the other puts "
                              f"none, e.g. {lost[0]}")
