@@ -8,8 +8,12 @@
 #define XXH_INLINE_ALL // header-only: nothing to link
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string_view>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +21,7 @@
 #include <csignal>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace assbin::cli {
@@ -26,13 +31,15 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kRecordName = ".assbin-convert.log";
-// 3: the texture files beside the model are recorded too; 2: XXH3 keys (1 was FNV-1a)
-constexpr const char* kRecordVersion = "assbin-convert-3";
+// 4: the images looked for are recorded too; 3: the files beside the model; 2: XXH3 keys (1 was FNV-1a)
+constexpr const char* kRecordVersion = "assbin-convert-4";
+constexpr std::string_view kRecordPrefix = "assbin-convert-"; // what a record file's first line starts with
+constexpr const char* kAbsent = "absent";
 
 } // namespace
 
 fs::path record_path(const fs::path& output) {
-    return (output.has_parent_path() ? output.parent_path() : fs::path(".")) / kRecordName;
+    return output.has_parent_path() ? output.parent_path() / kRecordName : fs::path(kRecordName);
 }
 
 namespace {
@@ -71,6 +78,83 @@ std::string textures_field(std::span<const converter::TextureFile> textures) {
     return field;
 }
 
+// The record's image field: "-" for none looked for, else "NAME=KEY,NAME=KEY" with KEY the content
+// read from the file found, or "absent" when none was found; a file found but not read keys nothing
+// that can match, so its output is converted again.
+std::string lookups_field(std::span<const converter::ImageLookup> lookups) {
+    if (lookups.empty()) return "-";
+    std::string field;
+    for (const converter::ImageLookup& lookup : lookups) {
+        if (!field.empty()) field += ',';
+        field += encode_name(lookup.name);
+        field += '=';
+        field += lookup.found.empty() ? kAbsent : lookup.read ? content_key(lookup.bytes, lookup.xxh3) : "unread";
+    }
+    return field;
+}
+
+// Whether every image the field names resolves as it did: to a file of the recorded content, or to
+// none when none was found.
+bool lookups_match(const std::string& field, const converter::ConvertOptions& options) {
+    if (field == "-") return true;
+    std::istringstream entries(field);
+    for (std::string entry; std::getline(entries, entry, ',');) {
+        const size_t equals = entry.find('=');
+        if (equals == std::string::npos) return false;
+        const std::string recorded = entry.substr(equals + 1);
+        const std::optional<fs::path> found =
+            converter::find_image_file(assbin_common::percent_decoded(entry.substr(0, equals)), options);
+        if (!found) {
+            if (recorded != kAbsent) return false; // removed since
+            continue;
+        }
+        try {
+            if (content_key(assbin_common::read_regular_file(*found)) != recorded) return false;
+        } catch (const assbin_common::ReadFailure&) {
+            return false; // unreadable now: convert it again
+        }
+    }
+    return true;
+}
+
+// The record file opened with `flags`, or -1 with `why` said: never through a symlink (O_NOFOLLOW),
+// and only a regular file (O_NONBLOCK: a FIFO named like the record is opened without waiting for a
+// writer, then refused).
+int open_record(const fs::path& path, int flags, std::string& why) {
+    const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        why = errno == ELOOP ? "it is a symbolic link" : std::strerror(errno);
+        return -1;
+    }
+    struct stat status {};
+    if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        why = "it is not a regular file";
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// The record file's lines ("" when it is missing, a link, not a regular file or unreadable: no
+// output is then up to date).
+std::string record_text(const fs::path& path) {
+    std::string why;
+    const int fd = open_record(path, O_RDONLY, why);
+    if (fd < 0) return {};
+    std::string text;
+    char buffer[65536];
+    for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) != 0;) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            text.clear();
+            break;
+        }
+        text.append(buffer, static_cast<size_t>(got));
+    }
+    ::close(fd);
+    return text;
+}
+
 // Whether every texture the field names lies in `folder` with the recorded content.
 bool textures_match(const fs::path& folder, const std::string& field) {
     if (field == "-") return true;
@@ -91,8 +175,10 @@ bool textures_match(const fs::path& folder, const std::string& field) {
 } // namespace
 
 std::string content_key(std::span<const std::byte> bytes) {
-    return std::to_string(bytes.size()) + ":" + hex64(XXH3_64bits(bytes.data(), bytes.size()));
+    return content_key(bytes.size(), XXH3_64bits(bytes.data(), bytes.size()));
 }
+
+std::string content_key(uint64_t size, uint64_t xxh3) { return std::to_string(size) + ":" + hex64(xxh3); }
 
 std::string options_key(const converter::ConvertOptions& o) {
     std::ostringstream text;
@@ -109,20 +195,22 @@ std::string options_key(const converter::ConvertOptions& o) {
     return hex64(XXH3_64bits(key.data(), key.size()));
 }
 
-bool output_is_up_to_date(const fs::path& output, const std::string& source_key, const std::string& options) {
-    std::ifstream log(record_path(output));
+bool output_is_up_to_date(const fs::path& output, const std::string& source_key, const std::string& options,
+                          const converter::ConvertOptions& convert_options) {
+    std::istringstream log(record_text(record_path(output)));
     const std::string name = output.filename().string();
-    std::string recorded_output, recorded_textures; // the last record of this output wins
+    std::string recorded_output, recorded_textures, recorded_lookups; // the last record of this output wins
     for (std::string line; std::getline(log, line);) {
         std::istringstream fields(line);
-        std::string version, source, opts, out_key, textures, out_name;
-        if (!(fields >> version >> source >> opts >> out_key >> textures) || version != kRecordVersion)
+        std::string version, source, opts, out_key, textures, lookups, out_name;
+        if (!(fields >> version >> source >> opts >> out_key >> textures >> lookups) || version != kRecordVersion)
             continue;
         std::getline(fields >> std::ws, out_name);
         if (out_name != name) continue;
         const bool same_input = source == source_key && opts == options;
         recorded_output = same_input ? out_key : "";
         recorded_textures = same_input ? textures : "";
+        recorded_lookups = same_input ? lookups : "";
     }
     if (recorded_output.empty()) return false;
     try {
@@ -130,24 +218,39 @@ bool output_is_up_to_date(const fs::path& output, const std::string& source_key,
     } catch (const assbin_common::ReadFailure&) {
         return false; // missing or unreadable: convert it again
     }
-    // The model is up to date only with every file it names as written.
-    return textures_match(output.has_parent_path() ? output.parent_path() : fs::path("."), recorded_textures);
+    // The model is up to date only with every file it names as written, and every image it looked
+    // for as it was.
+    return textures_match(output.has_parent_path() ? output.parent_path() : fs::path("."), recorded_textures) &&
+           lookups_match(recorded_lookups, convert_options);
 }
 
-void record_output(const fs::path& output, const fs::path& written,
-                   std::span<const converter::TextureFile> textures, const std::string& source_key,
-                   const std::string& options) noexcept {
+std::string record_output(const fs::path& output, const fs::path& written, const converter::ConvertResult& result,
+                          const std::string& source_key, const std::string& options) noexcept {
+    const fs::path record = record_path(output);
     try {
         const std::string line = std::string(kRecordVersion) + " " + source_key + " " + options + " " +
                                  content_key(assbin_common::read_regular_file(written)) + " " +
-                                 textures_field(textures) + " " + output.filename().string() + "\n";
-        const int fd = ::open(record_path(output).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-        if (fd < 0) return;
-        [[maybe_unused]] const ssize_t appended =
-            ::write(fd, line.data(), line.size()); // one append: whole or not at all
+                                 textures_field(result.textures) + " " + lookups_field(result.image_lookups) +
+                                 " " + output.filename().string() + "\n";
+        std::string why;
+        const int fd = open_record(record, O_RDWR | O_CREAT | O_APPEND, why);
+        if (fd < 0) return record.string() + ": cannot be appended to (" + why + ")";
+        // A file of other content under the record's name (a hard link to an input, a user's file)
+        // is not appended to.
+        char start[kRecordPrefix.size()];
+        const ssize_t got = ::pread(fd, start, sizeof start, 0);
+        if (got != 0 && std::string_view(start, static_cast<size_t>(std::max<ssize_t>(got, 0))) != kRecordPrefix) {
+            ::close(fd);
+            return record.string() + ": holds something other than records; it is not appended to";
+        }
+        const ssize_t appended = ::write(fd, line.data(), line.size()); // one append: whole or not at all
+        const int error = errno;
         ::close(fd);
-    } catch (const std::exception&) {
-        // unreadable, or no memory for the line: the output is converted again next time
+        if (appended != static_cast<ssize_t>(line.size()))
+            return record.string() + ": cannot be appended to (" + std::strerror(error) + ")";
+        return {};
+    } catch (const std::exception& error) {
+        return record.string() + ": cannot be appended to (" + error.what() + ")";
     }
 }
 

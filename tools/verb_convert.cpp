@@ -235,6 +235,7 @@ assbin_common::Content output_content(converter::OutputFormat format) {
 struct PendingWrite {
     converter::ConvertResult result;
     std::string source_key, settings_key; // --skip-existing only
+    bool recorded = false;                // --skip-existing: its record was appended
 };
 
 // Reads and converts one job; everything but writing, which is left in `write` (set only when the
@@ -249,6 +250,9 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
     }
     try {
         std::string source_key, settings_key; // hashed only when a record is asked for
+        converter::ConvertOptions options = base;
+        options.texture_stem = job.output.stem().string();
+        options.source_folder = job.input.parent_path();
         Scene scene;
         {
             outcome.exit_code = kExitUnreadable;
@@ -257,16 +261,13 @@ Outcome convert_job(const Job& job, const converter::ConvertOptions& base, const
                 source_key = content_key(source);
                 settings_key = options_key(base);
             }
-            if (skip_existing && output_is_up_to_date(job.output, source_key, settings_key)) {
+            if (skip_existing && output_is_up_to_date(job.output, source_key, settings_key, options)) {
                 outcome.ok = outcome.skipped = true;
                 return outcome;
             }
             scene = read_scene(source, read_options);
         } // the file's bytes are freed before the conversion's arrays arrive (a lower peak)
         outcome.exit_code = kExitDiffers;
-        converter::ConvertOptions options = base;
-        options.texture_stem = job.output.stem().string();
-        options.source_folder = job.input.parent_path();
         std::vector<std::string> idle = idle_option_warnings(scene, given); // before the meshes go
         write = PendingWrite{converter::convert(std::move(scene), options), std::move(source_key),
                              std::move(settings_key)};
@@ -308,8 +309,13 @@ bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, conve
         return false;
     }
     // Once added, the output is the batch's to commit (its errors are matched to the outputs added).
-    if (skip_existing && !written.empty()) // a stream's output is not recorded: it is never up to date
-        record_output(job.output, written, write.result.textures, write.source_key, write.settings_key);
+    if (skip_existing && !written.empty()) { // a stream's output is not recorded: it is never up to date
+        std::string why = record_output(job.output, written, write.result, write.source_key, write.settings_key);
+        write.recorded = why.empty();
+        if (!write.recorded)
+            write.result.warnings.push_back("not recorded for --skip-existing, so converted again next time: " +
+                                            std::move(why));
+    }
     return true;
 }
 
@@ -320,8 +326,7 @@ void finish_written_job(const Job& job, PendingWrite& write, bool skip_existing,
     const fs::path folder = job.output.parent_path();
     for (const converter::TextureFile& file : write.result.textures) // none for a stream (dropped, said)
         outcome.written.push_back((folder / file.name).string());
-    if (skip_existing && !output_is_a_stream(job.output))
-        outcome.written.push_back(record_path(job.output).string());
+    if (skip_existing && write.recorded) outcome.written.push_back(record_path(job.output).string());
     outcome.stats = write.result.stats;
     outcome.warnings = std::move(write.result.warnings);
 }
@@ -751,8 +756,9 @@ po::options_description describe_options() {
         "(default: the number of cores)")(
         "skip-existing",
         "skip an input whose output is up to date: recorded (in the output folder's .assbin-convert.log) as "
-        "converted from a source of the same content with the same options, and unchanged since; an "
-        "interrupted batch run again redoes only what is missing or stale")("quiet,q", "print only errors")(
+        "converted from a source of the same content with the same options, with every image it looked for "
+        "as it was (the same content, or still missing), and unchanged since; an interrupted batch run "
+        "again redoes only what is missing or stale")("quiet,q", "print only errors")(
         "json", "print the report as JSON: per file its status, counts, what the model could not hold "
                 "(\"dropped\") and its warnings; then the totals");
     options.add(read_limit_options());

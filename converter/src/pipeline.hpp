@@ -30,11 +30,19 @@ namespace assbin::converter::detail {
 // Warnings in the order they arise; each one sentence naming what it is about.
 class Report {
   public:
+    // A report of warnings only (a task's, merged into the conversion's later).
     explicit Report(std::vector<std::string>& warnings) : warnings_(warnings) {}
+    Report(std::vector<std::string>& warnings, std::vector<ImageLookup>& lookups)
+        : warnings_(warnings), lookups_(&lookups) {}
     void warn(std::string sentence) { warnings_.push_back(std::move(sentence)); }
+    // An external image looked for by `name`: the file found (empty: none) and the bytes read from
+    // it (nullptr: not read).
+    void looked_for(const std::string& name, const std::filesystem::path& found,
+                    const std::vector<std::byte>* bytes);
 
   private:
     std::vector<std::string>& warnings_;
+    std::vector<ImageLookup>* lookups_ = nullptr;
 };
 
 // A thread-count option: itself, or one per core for 0.

@@ -114,10 +114,10 @@ class Sandbox:
         shutil.copy(fixtures / "assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin", t / "cube.assbin")
         shutil.copy(fixtures / "assimp-5.2.5/SMD__triangle.smd.assbin", t / "sub/d3.assbin")
         shutil.copy(fixtures / "textures/3DS/test.png", t / "TEST.PNG")
-        # A dump naming "ab_0.png", the name `-o ab.gltf` gives its first image, with that image beside it.
-        data = (t / "cube.assbin").read_bytes().replace(b"TEST.PNG", b"ab_0.png")
+        # A dump naming "ab.0.png", the name `-o ab.gltf` gives its first image, with that image beside it.
+        data = (t / "cube.assbin").read_bytes().replace(b"TEST.PNG", b"ab.0.png")
         (t / "ab.assbin").write_bytes(data)
-        shutil.copy(t / "TEST.PNG", t / "ab_0.png")
+        shutil.copy(t / "TEST.PNG", t / "ab.0.png")
         for name, args in (("old.aem", []), ("old.glb", []), ("old.gltf", [])):
             subprocess.run([assbin, "convert", str(t / "d1.assbin"), "-o", str(t / name), *args, "--quiet"],
                            check=True, capture_output=True)
@@ -129,7 +129,7 @@ class Sandbox:
         os.symlink("/proc/self/fd/1", t / "link_to_stdout")
         os.symlink("nowhere.aem", t / "dangling.aem")
         self.dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
-        self.images = ["TEST.PNG", "ab_0.png"]
+        self.images = ["TEST.PNG", "ab.0.png"]
 
     def fresh(self, where):
         shutil.copytree(self.template, where, symlinks=True)
@@ -207,9 +207,9 @@ def documented_outputs(verb, args, sandbox):
         destination = re.findall(r"'([^']*)'\)$", args[2])[0]
         if "convert(" not in args[2]:
             return [destination]
-        # convert's files beside a .gltf or a 2024 model, by its documented naming: STEM.bin, STEM_K.png/jpg
+        # convert's files beside a .gltf (STEM.bin, STEM.K.png/jpg) or a 2024 model (STEM_K.png/jpg)
         stem = re.escape(str(pathlib.Path(destination).with_suffix("")))
-        return [destination, f"re:{stem}\\.bin|{stem}_\\d+\\.(png|jpg)"]
+        return [destination, f"re:{stem}\\.bin|{stem}[._]\\d+\\.(png|jpg)"]
     return []
 
 
@@ -254,8 +254,8 @@ def check_case(verb, args, reads, sandbox, before, after, run):
         target = resolve(sandbox, name)
         if target:
             allowed.add(target)
-    # The images a dump read names are inputs too (cube.assbin names TEST.PNG, ab.assbin ab_0.png).
-    images = {"cube.assbin": "TEST.PNG", "ab.assbin": "ab_0.png"}
+    # The images a dump read names are inputs too (cube.assbin names TEST.PNG, ab.assbin ab.0.png).
+    images = {"cube.assbin": "TEST.PNG", "ab.assbin": "ab.0.png"}
     read_dumps = set()
     for name in reads:
         target = resolve(sandbox, name)

@@ -279,6 +279,70 @@ BOOST_AUTO_TEST_CASE(skip_existing_converts_again_when_a_texture_is_deleted_or_c
     BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date, skipped"));
 }
 
+// --skip-existing keys the images a conversion looked for: a texture that was missing and now lies
+// beside the dump, one edited in place, or one removed makes the output stale; another file in the
+// folder does not. Before, only the dump, the options and the files written were keyed, and each of
+// these left a stale model "up to date". Both readers of images: glTF and the 2025 layout.
+BOOST_AUTO_TEST_CASE(skip_existing_keys_the_images_looked_for_found_or_not) {
+    for (const std::vector<std::string>& format :
+         {std::vector<std::string>{"--format", "glb"}, std::vector<std::string>{"--layout", "2025"}}) {
+        const TempDir temp;
+        const fs::path input = temp.path() / "cube.assbin", texture = temp.path() / "TEST.PNG";
+        fs::copy_file(fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"), input);
+        std::vector<std::string> args{"convert", input.string(), "--skip-existing"};
+        args.insert(args.end(), format.begin(), format.end());
+        const auto converted = [&](const char* when) {
+            const auto run = run_cli(args);
+            BOOST_TEST(run.exit_code == 0, run.err);
+            const bool skipped = contains(run.out, "up to date, skipped");
+            BOOST_TEST_MESSAGE(format.back() << " " << when << ": " << (skipped ? "skipped" : "converted"));
+            return !skipped;
+        };
+        BOOST_TEST(converted("first, the texture missing"));
+        BOOST_TEST(!converted("again"));
+        std::ofstream(temp.path() / "unrelated.png") << "x";
+        BOOST_TEST(!converted("another file added"));
+        fs::copy_file(fixture_path("textures/3DS/test.png"), texture);
+        BOOST_TEST(converted("the missing texture added"), format.back());
+        BOOST_TEST(!converted("again"));
+        std::ofstream(texture, std::ios::binary | std::ios::app) << "x"; // edited in place
+        BOOST_TEST(converted("the texture edited"), format.back());
+        BOOST_TEST(!converted("again"));
+        fs::remove(texture);
+        BOOST_TEST(converted("the texture removed"), format.back());
+        BOOST_TEST(!converted("again"));
+    }
+}
+
+// The record is appended only to a regular file of records: never through a symlink (to an input,
+// to the standard output), into a FIFO, or into a file of other content under its name. The output
+// is then written, not recorded, with a warning, and converted again next time.
+BOOST_AUTO_TEST_CASE(the_skip_existing_record_is_never_written_through_a_link_or_into_another_file) {
+    const TempDir temp;
+    const fs::path input = temp.path() / "d.assbin", record = temp.path() / ".assbin-convert.log";
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), input);
+    const std::string dump = slurp(input);
+    for (const std::string& kind : std::vector<std::string>{"link to the dump", "hard link to the dump", "fifo", "a user's file"}) {
+        fs::remove(record);
+        if (kind == "link to the dump") fs::create_symlink("d.assbin", record);
+        if (kind == "hard link to the dump") fs::create_hard_link(input, record);
+        if (kind == "fifo") BOOST_REQUIRE(::mkfifo(record.c_str(), 0600) == 0);
+        if (kind == "a user's file") std::ofstream(record) << "my notes\n";
+        const std::string before = kind == "fifo" ? "" : slurp(record);
+        for (int run = 0; run < 2; ++run) {
+            const auto result = run_cli({"convert", input.string(), "--skip-existing", "--json"});
+            BOOST_TEST(result.exit_code == 0, kind << ": " << result.err);
+            BOOST_TEST(contains(result.out, "\"status\": \"converted\""), kind); // never up to date
+            BOOST_TEST(contains(result.out, "not recorded for --skip-existing"), kind);
+            BOOST_TEST(!contains(result.out, ".assbin-convert.log\""), kind); // not named as written
+        }
+        BOOST_TEST(slurp(input) == dump, kind);
+        if (kind != "fifo") BOOST_TEST(slurp(record) == before, kind);
+        if (kind == "link to the dump") BOOST_TEST(fs::is_symlink(record));
+        if (kind == "fifo") BOOST_TEST(fs::is_fifo(record));
+    }
+}
+
 // An existing file holding something other than what the output writes is refused unless the output
 // names it with its own extension: the shell's `render --sheet *.assbin` puts a dump where the sheet
 // goes, `render a -o b.assbin` and `cmp --html s1.assbin x y` name an existing dump as a PNG or a page.
@@ -349,22 +413,56 @@ BOOST_AUTO_TEST_CASE(the_standard_output_is_a_stream_and_the_report_goes_to_stde
 }
 
 // An image the conversion reads is an input: a glTF's image beside it, named by the output's rule
-// (STEM_0.png), never replaces it (before, the source was replaced by the converted copy of itself).
+// (STEM.0.png), never replaces it (before, the source was replaced by the converted copy of itself).
 BOOST_AUTO_TEST_CASE(a_texture_the_conversion_reads_is_never_replaced_by_an_output_image) {
     const TempDir temp;
     std::string bytes = slurp(fixture_path("assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin"));
     const size_t at = bytes.find("TEST.PNG");
     BOOST_REQUIRE(at != std::string::npos);
-    bytes.replace(at, 8, "ab_0.png"); // the name `-o ab.gltf` gives its first image
-    const fs::path dump = temp.path() / "cube.assbin", image = temp.path() / "ab_0.png";
+    bytes.replace(at, 8, "ab.0.png"); // the name `-o ab.gltf` gives its first image
+    const fs::path dump = temp.path() / "cube.assbin", image = temp.path() / "ab.0.png";
     std::ofstream(dump, std::ios::binary) << bytes;
     fs::copy_file(fixture_path("textures/3DS/test.png"), image);
     const std::string image_before = slurp(image);
     const auto result = run_cli({"convert", dump.string(), "-o", (temp.path() / "ab.gltf").string()});
     BOOST_TEST(result.exit_code == 3, result.err);
-    BOOST_TEST(contains(result.err, "ab_0.png: is the input"));
+    BOOST_TEST(contains(result.err, "ab.0.png: is the input"));
     BOOST_TEST(slurp(image) == image_before);
     BOOST_TEST(!fs::exists(temp.path() / "ab.gltf"));
+}
+
+// One model converted to .gltf and to .aem (2024 layout) in one folder, in either order: each format
+// names its own images (a .gltf's STEM.K.png, the 2024 layout's bottom-row-first STEM_K.png), so
+// both hold what each conversion alone writes, and with --skip-existing neither run redoes the other.
+// Before, both wrote STEM_0.png and the second replaced the first's image.
+BOOST_AUTO_TEST_CASE(a_gltf_and_an_aem_of_one_model_share_a_folder_in_either_order) {
+    const std::string dump = fixture_path("assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin").string();
+    const TempDir reference;
+    fs::create_directories(reference.path() / "aem");
+    fs::create_directories(reference.path() / "gltf");
+    for (const char* format : {"aem", "gltf"}) {
+        const auto alone = run_cli({"convert", dump, "-o", (reference.path() / format / "box.").string() + format});
+        BOOST_REQUIRE_MESSAGE(alone.exit_code == 0, alone.err);
+    }
+    BOOST_REQUIRE(fs::exists(reference.path() / "aem/box_0.png"));
+    BOOST_REQUIRE(fs::exists(reference.path() / "gltf/box.0.png"));
+    BOOST_REQUIRE(slurp(reference.path() / "aem/box_0.png") != slurp(reference.path() / "gltf/box.0.png"));
+    for (const bool gltf_first : {true, false}) {
+        const TempDir temp;
+        const std::vector<std::string> order =
+            gltf_first ? std::vector<std::string>{"gltf", "aem"} : std::vector<std::string>{"aem", "gltf"};
+        for (int pass = 0; pass < 2; ++pass) {
+            for (const std::string& format : order) {
+                const auto run = run_cli({"convert", dump, "-o", (temp.path() / ("box." + format)).string(),
+                                          "--skip-existing", "--json"});
+                BOOST_TEST(run.exit_code == 0, run.err);
+                // The second pass finds both up to date: neither run replaced the other's files.
+                BOOST_TEST(contains(run.out, pass == 0 ? "\"status\": \"converted\"" : "\"status\": \"up to date\""), format << " " << pass);
+            }
+        }
+        for (const char* name : {"aem/box.aem", "aem/box_0.png", "gltf/box.gltf", "gltf/box.bin", "gltf/box.0.png"})
+            BOOST_TEST(slurp(temp.path() / fs::path(name).filename()) == slurp(reference.path() / name), name);
+    }
 }
 
 // --json names every file a conversion put in place: the output, the files beside it, the record.
@@ -380,7 +478,7 @@ BOOST_AUTO_TEST_CASE(the_json_report_names_every_file_written) {
     std::vector<std::string> written;
     for (const auto& entry : fs::directory_iterator(temp.path() / "out"))
         written.push_back(entry.path().filename().string());
-    BOOST_TEST(written.size() == 4u); // x.gltf, x.bin, x_0.png, .assbin-convert.log
+    BOOST_TEST(written.size() == 4u); // x.gltf, x.bin, x.0.png, .assbin-convert.log
     for (const std::string& name : written)
         BOOST_TEST(contains(result.out, "out/" + name + "\""), name);
 }

@@ -158,7 +158,9 @@ struct Materials::State {
         }
         if (file && mime) {
             if (build.files) {
-                const std::string name = build.file_stem + "_" + std::to_string(images_beside++) +
+                // STEM.K.png, never STEM_K.png: that is the 2024 AEM layout's name for its own
+                // images (bottom row first), and the two formats may share a folder (docs/cli.md).
+                const std::string name = build.file_stem + "." + std::to_string(images_beside++) +
                                          (std::strcmp(mime, "image/png") == 0 ? ".png" : ".jpg");
                 build.files->push_back({name, std::move(*file)});
                 index = static_cast<int32_t>(

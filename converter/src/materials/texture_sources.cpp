@@ -4,6 +4,8 @@
 #define STBI_NO_STDIO
 #include <output_target.hpp>
 #include <stb/stb_image.h>
+#define XXH_INLINE_ALL // header-only: nothing to link
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cctype>
@@ -21,6 +23,8 @@ std::string lower(std::string text) {
     return text;
 }
 
+} // namespace
+
 // The file in `folder` whose name equals `name` ignoring case.
 std::optional<std::filesystem::path> find_ignoring_case(const std::filesystem::path& folder,
                                                         const std::string& name) {
@@ -32,6 +36,8 @@ std::optional<std::filesystem::path> find_ignoring_case(const std::filesystem::p
     }
     return std::nullopt;
 }
+
+namespace {
 
 std::optional<std::vector<std::byte>> read_whole(const std::filesystem::path& path, uint64_t limit) {
     std::error_code error;
@@ -71,6 +77,7 @@ std::optional<std::vector<std::byte>>
 TextureSources::external_file(const std::string& path, const std::string& material, std::string& label) {
     const std::optional<std::filesystem::path> file = find_file(path);
     if (!file) {
+        report_.looked_for(path, {}, nullptr);
         report_.warn(
             material + ": texture " + quote_name(path) +
             " was not found (looked beside the dump and in the texture folders); its default is used");
@@ -79,6 +86,7 @@ TextureSources::external_file(const std::string& path, const std::string& materi
     label = quote_name(file->string());
     // A compressed file holds at most a few bytes per pixel more than this: larger is not an image.
     std::optional<std::vector<std::byte>> bytes = read_whole(*file, options_.max_texture_pixels * 8 + 4096);
+    report_.looked_for(path, *file, bytes ? &*bytes : nullptr);
     if (!bytes) report_.warn(material + ": texture " + label + " cannot be read; its default is used");
     return bytes;
 }
@@ -145,22 +153,45 @@ std::optional<Pixels> TextureSources::embedded(const std::string& path, const st
     return out;
 }
 
+void Report::looked_for(const std::string& name, const std::filesystem::path& found,
+                        const std::vector<std::byte>* bytes) {
+    if (!lookups_) return;
+    ImageLookup lookup{name, found, bytes != nullptr, 0, 0};
+    if (bytes) {
+        lookup.bytes = bytes->size();
+        lookup.xxh3 = XXH3_64bits(bytes->data(), bytes->size());
+    }
+    lookups_->push_back(std::move(lookup));
+}
+
 std::optional<std::filesystem::path> TextureSources::find_file(const std::string& name) const {
+    return find_image_file(name, options_);
+}
+
+} // namespace assbin::converter::detail
+
+namespace assbin::converter {
+
+std::optional<std::filesystem::path> find_image_file(const std::string& name, const ConvertOptions& options) {
     std::string portable = name;
     std::replace(portable.begin(), portable.end(), '\\', '/');
     const std::filesystem::path relative(portable);
-    std::vector<std::filesystem::path> folders = options_.texture_folders;
-    folders.insert(folders.begin(), options_.source_folder.empty() ? "." : options_.source_folder);
+    std::vector<std::filesystem::path> folders = options.texture_folders;
+    folders.insert(folders.begin(), options.source_folder.empty() ? "." : options.source_folder);
     std::error_code error;
     for (const std::filesystem::path& folder : folders) {
         const std::filesystem::path as_given = relative.is_absolute() ? relative : folder / relative;
         if (std::filesystem::is_regular_file(as_given, error)) return as_given;
         const std::filesystem::path in_folder = as_given.parent_path();
-        if (auto found = find_ignoring_case(in_folder, relative.filename().string())) return found;
-        if (auto found = find_ignoring_case(folder, relative.filename().string())) return found;
+        if (auto found = detail::find_ignoring_case(in_folder, relative.filename().string())) return found;
+        if (auto found = detail::find_ignoring_case(folder, relative.filename().string())) return found;
     }
     return std::nullopt;
 }
+
+} // namespace assbin::converter
+
+namespace assbin::converter::detail {
 
 std::optional<Pixels> TextureSources::decode(std::span<const std::byte> file, const std::string& what,
                                              const std::string& material) {

@@ -326,7 +326,7 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
 // One prepared scene, then the writer of the format asked for.
 ConvertResult convert_scene(const assbin::Scene& scene, const ConvertOptions& options, assbin::Scene* owned) {
     ConvertResult result;
-    Report report(result.warnings);
+    Report report(result.warnings, result.image_lookups);
     StageClock clock(result.stage_seconds);
     PreparedScene prepared = prepare_scene(scene, options, report);
     clock.lap("prepare");

@@ -51,8 +51,9 @@ struct ConvertOptions {
     // Compressed embedded textures are written byte for byte (extension from their format hint)
     // instead of being decoded and re-encoded as bottom-row-first PNG.
     bool keep_embedded_bytes = false;
-    // Embedded textures are named "<texture_stem>_<n>.png"; write_output's callers pass the
-    // output file's stem (the CLI does).
+    // Files beside the model are named from this: the 2024 AEM layout's images "<texture_stem>_<n>.png"
+    // (or .jpg), a .gltf's "<texture_stem>.bin" and "<texture_stem>.<n>.png" (or .jpg); the two
+    // formats never claim one name. write_output's callers pass the output file's stem (the CLI does).
     std::string texture_stem = "model";
     // Which AEM layout to write (../shared/AEM-FORMAT.md): the 2024 edition this project implements
     // (the default), or the 2025 one today's AEM runtime loads (joints, tracks, texels in the file).
@@ -144,6 +145,18 @@ struct VertexOrigin {
     uint32_t vertex = 0;
 };
 
+// An external image a conversion looked for, by the name a material gives: the file it found (empty
+// when none was) and the content it read (XXH3 of the bytes, as --skip-existing keys files). What
+// --skip-existing keys besides the dump: an image edited, added where one was missing, or removed
+// makes the output stale.
+struct ImageLookup {
+    std::string name;
+    std::filesystem::path found;
+    bool read = false; // found and read whole (a file that could not be read keys nothing)
+    uint64_t bytes = 0;
+    uint64_t xxh3 = 0;
+};
+
 struct ConvertResult {
     OutputFormat format = OutputFormat::Aem;
     aem::Model model;                  // OutputFormat::Aem
@@ -151,6 +164,7 @@ struct ConvertResult {
     std::vector<std::string> warnings; // one sentence each, naming the mesh, node or material
     ConvertStats stats;
     std::vector<TextureFile> textures;        // to write beside the model (a .gltf's .bin and images too)
+    std::vector<ImageLookup> image_lookups;   // every external image looked for, in order (2025 layout, glTF)
     std::vector<VertexOrigin> vertex_origins; // per model vertex, when options.record_vertex_origins
     // glTF, when options.record_vertex_origins: per glTF mesh, per primitive, per vertex, the dump
     // vertex it came from (of the dump mesh the glTF mesh stands for); per glTF node, the dump node
@@ -195,6 +209,11 @@ ConvertResult convert(const assbin::Scene& scene, const ConvertOptions& options 
 // baked into the model, before the tangents and optimisation (for a mesh of a million triangles,
 // 29 MB less at the peak). The scene is left valid but without meshes.
 ConvertResult convert(assbin::Scene&& scene, const ConvertOptions& options = {});
+
+// The file an external image name resolves to, as convert() finds it: the name as given (Windows
+// separators taken as '/') relative to options.source_folder, then each of options.texture_folders;
+// in each, by file name ignoring case when the exact name is missing. nullopt when none is found.
+std::optional<std::filesystem::path> find_image_file(const std::string& name, const ConvertOptions& options);
 
 // Writes every texture of `result` beside `aem_path` and the model at `aem_path`, each to a
 // temporary name first; renames happen only once all of them are complete, the model last. On
