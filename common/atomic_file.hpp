@@ -44,6 +44,24 @@ inline uint64_t name_hash(const std::string& text) {
     return h;
 }
 
+// Why a folder that does not exist is missing: its nearest existing ancestor, and why nothing can be
+// made in it when that is so (an immutable or read-only folder, a read-only file system: access()
+// says so even for root), so that the message names the cause, not only "No such file or directory".
+inline std::string missing_folder_text(const std::filesystem::path& folder) {
+    std::filesystem::path ancestor = folder;
+    std::error_code error;
+    while (ancestor.has_parent_path() && ancestor != ancestor.parent_path() &&
+           !std::filesystem::is_directory(ancestor, error))
+        ancestor = ancestor.parent_path();
+    if (!std::filesystem::is_directory(ancestor, error)) ancestor = ".";
+    const std::string shown = ancestor.empty() ? std::string(".") : ancestor.string();
+    if (::access(ancestor.empty() ? "." : ancestor.c_str(), W_OK | X_OK) != 0) {
+        return "its folder " + folder.string() + " does not exist, and none can be made in " + shown + " (" +
+               errno_text() + ")";
+    }
+    return "its folder " + folder.string() + " does not exist (" + shown + " is the nearest folder that does)";
+}
+
 } // namespace detail
 
 // The name (one path component) of a temporary file beside a file called `name`: ".NAME.tmp-PID-N",
@@ -103,6 +121,8 @@ class AtomicFile {
         place_ = through_links(target_);
         const std::filesystem::path folder = place_.has_parent_path() ? place_.parent_path() : ".";
         folder_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (folder_fd_ < 0 && errno == ENOENT)
+            throw WriteFailure(target_, "cannot create a temporary file beside it: " + detail::missing_folder_text(folder));
         if (folder_fd_ < 0) {
             throw WriteFailure(target_, "cannot create a temporary file beside it: cannot open its folder (" +
                                             detail::errno_text() + ")");

@@ -6,6 +6,7 @@
 // of two files cannot be read, or a usage error; 3 the --html report cannot be written.
 #include "cli_common.hpp"
 #include "read_limit_options.hpp"
+#include "output_target.hpp"
 #include "render/html_report.hpp"
 #include "scene_facts.hpp"
 #include "sigbus_guard.hpp"
@@ -558,6 +559,11 @@ void print_json(const std::string& actual, const std::string& expected, bool fol
     json.field("unreadable", static_cast<unsigned long long>(totals.unreadable));
     json.end_object();
     json.field("exit_code", exit_code);
+    json.key("written"); // the --html page, when it was put in place (a stream is written into)
+    json.begin_array();
+    if (!settings.html.empty() && assbin_common::output_kind(settings.html) == assbin_common::OutputKind::File)
+        json.value(settings.html);
+    json.end_array();
     json.end_object();
     json.finish();
 }

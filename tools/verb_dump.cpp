@@ -6,6 +6,8 @@
 // `assbin dump --shortened FULL_DUMPS/ DATABASE/` regenerates a database `assbin cmp` can use.
 #include "atomic_file.hpp"
 #include "cli_common.hpp"
+#include "json_writer.hpp"
+#include "output_target.hpp"
 #include "progress_bar.hpp"
 #include "read_limit_options.hpp"
 #include "sigbus_guard.hpp"
@@ -30,7 +32,7 @@ namespace assbin::cli {
 namespace {
 
 constexpr std::string_view kUsage =
-    "assbin dump IN OUT [--compressed] [--shortened] [--source-name TEXT]\n\n"
+    "assbin dump IN OUT [--compressed] [--shortened] [--source-name TEXT] [--json]\n\n"
     "Rewrites a dump of any Assimp version in the current layout. IN and OUT are two files, a file and\n"
     "an existing folder (OUT/<IN's name>), or two folders: every dump under IN written to the same\n"
     "relative path under OUT (empty files, expected-failure markers, stay empty; a failed file does not\n"
@@ -46,6 +48,8 @@ std::string command_field(const std::vector<std::string>& args, const std::strin
             skipped_in = true;
         else if (!skipped_out && arg == out)
             skipped_out = true;
+        else if (arg == "--json") // how the run reports, not how the dump was made
+            continue;
         else
             command += arg + " ";
     }
@@ -58,53 +62,132 @@ std::string kind_text(const WriteOptions& options) {
     return text;
 }
 
+// One file's outcome, for the report: a line, or an entry of --json.
+struct DumpRecord {
+    std::string input, output;
+    std::string status; // "written", "empty marker" or "failed"
+    std::string error;
+    int exit_code = kExitOk;
+    std::string written_as; // "full", "shortened, compressed", ...
+};
+
+// The run's report: each file's line as it is done (or an error), or with --json one document at
+// the end on stdout (stderr when the dump itself goes to stdout).
+class DumpReport {
+  public:
+    DumpReport(bool json, const ProgressBar& bar) : json_(json), bar_(bar) {}
+
+    void add(DumpRecord record, const std::string& line) {
+        if (!json_) {
+            bar_.clear();
+            if (record.exit_code != kExitOk)
+                print_error(record.error);
+            else if (!line.empty())
+                std::cout << line << std::endl;
+        }
+        records_.push_back(std::move(record));
+    }
+
+    // Prints the --json document (nothing without --json).
+    void finish() const {
+        if (!json_) return;
+        JsonWriter json(std::cout);
+        json.begin_object();
+        json.key("files");
+        json.begin_array();
+        size_t written = 0, markers = 0, failed = 0;
+        for (const DumpRecord& record : records_) {
+            json.begin_object();
+            json.field("input", record.input);
+            json.field("output", record.output);
+            json.field("status", record.status);
+            if (record.exit_code != kExitOk) {
+                json.field("error", record.error);
+                json.field("exit_code", record.exit_code);
+            } else if (!record.written_as.empty()) {
+                json.field("written_as", record.written_as);
+            }
+            json.end_object();
+            (record.exit_code != kExitOk ? failed : record.status == "written" ? written : markers) += 1;
+        }
+        json.end_array();
+        json.key("written"); // every file put in place (a stream or a device is written into, not placed)
+        json.begin_array();
+        for (const DumpRecord& record : records_) {
+            if (record.exit_code == kExitOk &&
+                assbin_common::output_kind(record.output) == assbin_common::OutputKind::File)
+                json.value(record.output);
+        }
+        json.end_array();
+        json.key("totals");
+        json.begin_object();
+        json.field("written", written);
+        json.field("empty_markers", markers);
+        json.field("failed", failed);
+        json.end_object();
+        json.end_object();
+        json.finish();
+    }
+
+  private:
+    bool json_;
+    const ProgressBar& bar_;
+    std::vector<DumpRecord> records_;
+};
+
 // Reads `in` and writes `out`; the exit code: 2 unreadable, 1 a shortened dump asked to be full,
 // 3 the output cannot be written (each reported).
 int dump_one(const std::string& in, const std::string& out, const WriteOptions& write_options,
-             const ReadOptions& read_options, const ProgressBar& bar) {
+             const ReadOptions& read_options, DumpReport& report) {
+    DumpRecord record{in, out, "failed", "", kExitOk, ""};
+    const auto fail = [&](int code, std::string why) {
+        record.exit_code = code;
+        record.error = std::move(why);
+        report.add(record, "");
+        return code;
+    };
     try {
         note_mapped_input(in);
         const Scene scene = read_file(in, read_options);
         if (scene.is_shortened() && !write_options.shortened) {
-            bar.clear();
-            print_error(in +
-                        ": is a shortened dump (bounds and face hashes only), so it cannot be written as a "
-                        "full dump; pass --shortened to rewrite it shortened");
-            return kExitDiffers;
+            return fail(kExitDiffers,
+                        in + ": is a shortened dump (bounds and face hashes only), so it cannot be written as a "
+                             "full dump; pass --shortened to rewrite it shortened");
         }
         make_output_folder(out);
         write_file(scene, out, write_options);
-        bar.clear();
-        std::cout << "wrote " << out << " (" << kind_text(write_options) << ", current Assimp layout) from "
-                  << in << " (" << (scene.is_shortened() ? "shortened" : "full") << ", "
-                  << writer_profile(scene) << ")" << std::endl;
+        record.status = "written";
+        record.written_as = kind_text(write_options);
+        report.add(record, "wrote " + out + " (" + kind_text(write_options) + ", current Assimp layout) from " + in +
+                               " (" + (scene.is_shortened() ? "shortened" : "full") + ", " +
+                               writer_profile(scene) + ")");
         return kExitOk;
     } catch (const ParseError& error) {
-        bar.clear();
-        print_parse_error(in, error);
-        return kExitUnreadable;
+        return fail(kExitUnreadable, in + ": " + parse_error_text(in, error));
     } catch (const WriteError& error) {
-        bar.clear();
         // File errors name the output already; scene errors name the scene path.
-        print_error(error.path() == out ? std::string(error.what()) : out + ": " + error.what());
-        return error.path() == out ? kExitCannotRun : kExitDiffers;
+        return fail(error.path() == out ? kExitCannotRun : kExitDiffers,
+                    error.path() == out ? std::string(error.what()) : out + ": " + error.what());
     }
 }
 
 // An empty marker stays an empty file (written as every output is: common/atomic_file.hpp).
-bool write_empty(const fs::path& out) {
+bool write_empty(const fs::path& in, const fs::path& out, DumpReport& report) {
     try {
         assbin_common::write_file_atomically(out, {});
+        report.add({in.string(), out.string(), "empty marker", "", kExitOk, ""}, "");
         return true;
     } catch (const assbin_common::WriteFailure& failure) {
-        print_error(out.string() + ": cannot write the empty marker: " + failure.cause());
+        report.add({in.string(), out.string(), "failed",
+                    out.string() + ": cannot write the empty marker: " + failure.cause(), kExitCannotRun, ""},
+                   "");
         return false;
     }
 }
 
 int dump_folder(const fs::path& in, const fs::path& out, const assbin_common::InputFiles& run_inputs,
                 WriteOptions write_options, const ReadOptions& read_options,
-                const std::optional<std::string>& source_name) {
+                const std::optional<std::string>& source_name, bool json) {
     if (fs::exists(out) && !fs::is_directory(out))
         return usage_error(out.string() + ": IN is a folder, so OUT must be a folder too", kUsage);
     struct Found {
@@ -133,35 +216,47 @@ int dump_folder(const fs::path& in, const fs::path& out, const assbin_common::In
         return kExitUnreadable;
     }
     std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.path < b.path; });
-    const ProgressBar bar(found.size(), true);
+    const ProgressBar bar(found.size(), !json);
+    DumpReport report(json, bar);
     size_t written = 0, failed = 0, markers = 0;
+    bool cannot_write = false; // an output refused or not written (a full disk): the batch exits 3
     for (const Found& file : found) {
         const fs::path target = out / file.path.lexically_relative(in);
         if (!outputs_allowed(run_inputs, {target}, assbin_common::Content::AssbinDump,
-                             "dump")) { // before reading
+                             "dump")) { // before reading (it said why)
             bar.clear();
             ++failed;
+            cannot_write = true;
+            report.add({file.path.string(), target.string(), "failed", "refused: see the error above",
+                        kExitCannotRun, ""},
+                       "");
             bar.draw(written + markers + failed, failed);
             continue;
         }
         std::error_code error;
         fs::create_directories(target.parent_path(), error);
         if (file.empty) {
-            const bool ok = write_empty(target);
+            const bool ok = write_empty(file.path, target, report);
             markers += ok;
             failed += !ok;
+            cannot_write = cannot_write || !ok;
         } else {
             write_options.source_name = source_name.value_or(target.string());
-            const int code = dump_one(file.path.string(), target.string(), write_options, read_options, bar);
+            const int code = dump_one(file.path.string(), target.string(), write_options, read_options, report);
             (code == kExitOk ? written : failed) += 1;
+            cannot_write = cannot_write || code == kExitCannotRun;
         }
         bar.draw(written + markers + failed, failed);
     }
     bar.clear();
-    std::cout << "wrote " << counted(written, "dump") << " and " << counted(markers, "empty marker")
-              << " under " << out.string()
-              << (failed ? ", " + with_thousands(failed) + " failed" : std::string()) << "\n";
-    return failed ? kExitDiffers : kExitOk;
+    if (json) {
+        report.finish();
+    } else {
+        std::cout << "wrote " << counted(written, "dump") << " and " << counted(markers, "empty marker")
+                  << " under " << out.string()
+                  << (failed ? ", " + with_thousands(failed) + " failed" : std::string()) << "\n";
+    }
+    return cannot_write ? kExitCannotRun : failed ? kExitDiffers : kExitOk;
 }
 
 } // namespace
@@ -174,7 +269,9 @@ int run_dump(const std::vector<std::string>& args) {
         "write the shortened form (.assbin.regress): bounds and face hashes instead of arrays, "
         "computed from a full dump exactly as Assimp's writer does")(
         "source-name", po::value<std::string>(),
-        "header source name (default: OUT as given, as Assimp 5.1+ does)");
+        "header source name (default: OUT as given, as Assimp 5.1+ does)")(
+        "json", "print the report as JSON: per file its input, output, status and error; the files written "
+                "(\"written\"); the totals");
     options.add(read_limit_options());
     int exit_code = kExitOk;
     const auto vm =
@@ -224,10 +321,15 @@ int run_dump(const std::vector<std::string>& args) {
         print_error(out + ": is IN itself: each dump would replace itself; write into another folder");
         return kExitCannotRun;
     }
+    const bool json = vm->count("json") > 0;
     if (fs::is_directory(in))
-        return dump_folder(in, out, run_inputs, write_options, read_options, source_name);
+        return dump_folder(in, out, run_inputs, write_options, read_options, source_name, json);
     write_options.source_name = source_name.value_or(out);
-    return dump_one(in, out, write_options, read_options, ProgressBar(1, false));
+    const ProgressBar no_bar(1, false);
+    DumpReport report(json, no_bar);
+    const int code = dump_one(in, out, write_options, read_options, report);
+    report.finish();
+    return code;
 }
 
 } // namespace assbin::cli

@@ -13,6 +13,8 @@
 #include "verbs.hpp"
 
 #include "atomic_file.hpp"
+#include "json_writer.hpp"
+#include "output_target.hpp"
 
 #include <aem/io.hpp>
 #include <aem/validate.hpp>
@@ -48,7 +50,7 @@ constexpr std::string_view kUsage =
     "assbin render IN -o OUT.png | assbin render IN|DIR... --sheet SHEET.png [--jobs N]\n"
     "                     [--size WxH] [--view front|back|left|right|top|iso | --yaw D --pitch D]\n"
     "                     [--anim A --time T] [--wireframe] [--normals] [--bones] [--background RRGGBB]\n"
-    "                     [--texture-dir DIR]...\n\n"
+    "                     [--texture-dir DIR]... [--json]\n\n"
     "Draws IN (a full dump, a shortened dump as its meshes' bounds, an AEM file of either layout, or a\n"
     ".glb/.gltf file) posed and lit into OUT.png, headless (EGL; Mesa's software rasteriser\n"
     "without a GPU).";
@@ -61,7 +63,64 @@ struct Request {
     render::RenderOptions options;
     std::string animation; // index or name; empty: bind pose
     std::vector<fs::path> texture_folders;
+    bool json = false; // the report as JSON on stdout (or stderr when the picture goes to stdout)
 };
+
+// What a run did, for its report: the human lines (errors, warnings) or --json.
+struct RunReport {
+    int exit_code = kExitOk;
+    std::string error;                 // why the run failed, when it did
+    std::vector<std::string> warnings; // each a sentence, naming the file
+    std::vector<std::string> written;  // every file put in place (the picture or the sheet)
+    struct Tile {
+        std::string input, error; // error empty: drawn
+    };
+    std::vector<Tile> tiles; // --sheet: every file on it, in order
+};
+
+// Prints the report: as lines on stderr (errors and warnings; a sheet's summary on stdout), or as
+// one JSON object. Returns the exit code.
+int print_report(const Request& request, const RunReport& report, const std::string& summary) {
+    if (!request.json) {
+        for (const std::string& warning : report.warnings)
+            std::cerr << "assbin: warning: " << warning << "\n";
+        if (!report.error.empty()) print_error(report.error);
+        if (!summary.empty()) std::cout << summary << "\n";
+        return report.exit_code;
+    }
+    JsonWriter json(std::cout);
+    json.begin_object();
+    if (request.sheet.empty()) json.field("input", request.input);
+    json.field("output", request.sheet.empty() ? request.output : request.sheet);
+    json.field("status", report.exit_code == kExitOk ? "drawn" : "failed");
+    json.field("exit_code", report.exit_code);
+    if (!report.error.empty()) json.field("error", report.error);
+    json.key("written");
+    json.begin_array();
+    for (const std::string& file : report.written)
+        json.value(file);
+    json.end_array();
+    if (!request.sheet.empty()) {
+        json.key("tiles");
+        json.begin_array();
+        for (const RunReport::Tile& tile : report.tiles) {
+            json.begin_object();
+            json.field("input", tile.input);
+            json.field("status", tile.error.empty() ? "drawn" : "failed");
+            if (!tile.error.empty()) json.field("error", tile.error);
+            json.end_object();
+        }
+        json.end_array();
+    }
+    json.key("warnings");
+    json.begin_array();
+    for (const std::string& warning : report.warnings)
+        json.value(warning);
+    json.end_array();
+    json.end_object();
+    json.finish();
+    return report.exit_code;
+}
 
 bool parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
     const size_t x = text.find('x');
@@ -105,8 +164,8 @@ po::options_description describe_options() {
         "size", po::value<std::string>(),
         "picture size WxH, 16..8192 each (default 800x600; 200x150 per thumbnail)")(
         "sheet", po::value<std::string>(),
-        "draw every file given or found in the folders (dumps, shortened dumps as their bounds, and AEM "
-        "files) as a labelled thumbnail on one contact sheet; failed ones marked in red")(
+        "draw every file given or found in the folders (dumps, shortened dumps as their bounds, AEM files "
+        "and glTF files) as a labelled thumbnail on one contact sheet; failed ones marked in red")(
         "jobs,j", po::value<long>(), "thumbnails rendered in parallel (default: the number of cores)")(
         "view", po::value<std::string>(), "front, back, left, right, top or iso (the default)")(
         "yaw", po::value<float>(), "degrees about the up axis (0: from the front); instead of --view")(
@@ -118,7 +177,9 @@ po::options_description describe_options() {
         "background", po::value<std::string>()->default_value("2e3440"), "background colour RRGGBB")(
         "texture-dir", po::value<std::vector<std::string>>()->composing(),
         "textures (a dump's, or a 2024 model's files) are looked for beside the input, then here "
-        "(repeatable); one not found is a warning and its flat colour is drawn");
+        "(repeatable); one not found is a warning and its flat colour is drawn")(
+        "json", "print the report as JSON: the output, its status, the files written (\"written\"), every "
+                "tile of a sheet with its error, and the warnings");
     options.add(read_limit_options());
     return options;
 }
@@ -141,6 +202,7 @@ std::optional<Request> request_from(const po::variables_map& vm) {
         request.output = vm["output"].as<std::string>();
     }
     request.input = request.inputs.front();
+    request.json = vm.count("json") > 0;
     const std::optional<unsigned> jobs = jobs_from(vm);
     if (!jobs) return refuse("--jobs must be 1..1024");
     request.jobs = *jobs;
@@ -286,6 +348,53 @@ void write_png(const render::Picture& picture, const fs::path& path) {
     assbin_common::write_file_atomically(path, std::as_bytes(std::span(bytes.data(), bytes.size())));
 }
 
+// Draws the one input into -o; the exit code, with what happened in `report`.
+int draw_one(const Request& request, const ReadOptions& read, RunReport& report) {
+    const auto fail = [&report](int code, std::string why) {
+        report.error = std::move(why);
+        return code;
+    };
+    // Reading and converting come before the OpenGL context, so that an unreadable input says so
+    // (exit 2) on any machine; a picture that cannot be drawn is refused (exit 1).
+    std::string why;
+    const std::optional<render::HeadlessGl> gl = render::HeadlessGl::create(&why);
+    render::Picture picture;
+    try {
+        const auto warn = [&](const std::string& warning) {
+            report.warnings.push_back(request.input + ": " + warning);
+        };
+        if (!gl) {
+            render::load_drawable(request.input, read,
+                                  request.texture_folders); // the input's own errors first
+            return fail(kExitCannotRun, "cannot render: " + why);
+        }
+        picture = draw_file(request, request.input, read, warn);
+    } catch (const ParseError& error) {
+        return fail(kExitUnreadable, request.input + ": " + parse_error_text(request.input, error));
+    } catch (const aem::Error& error) {
+        return fail(kExitUnreadable, request.input + ": " + error.what());
+    } catch (const assbin_common::ReadFailure& error) {
+        return fail(kExitUnreadable, error.what());
+    } catch (const render::UnreadableModel& error) {
+        return fail(kExitUnreadable, request.input + ": " + error.what());
+    } catch (const converter::ConvertError& error) {
+        return fail(kExitDiffers, request.input + ": cannot be drawn: refused (" +
+                                      converter::refusal_name(error.refusal()) + "): " + error.what());
+    } catch (const NotInTheFile& error) {
+        return fail(kExitUnreadable, request.input + ": " + error.what());
+    } catch (const std::exception& error) {
+        return fail(kExitDiffers, request.input + ": " + error.what());
+    }
+    try {
+        write_png(picture, request.output);
+    } catch (const std::exception& error) {
+        return fail(kExitCannotRun, error.what());
+    }
+    if (assbin_common::output_kind(request.output) == assbin_common::OutputKind::File)
+        report.written.push_back(request.output); // a stream or a device is written into, not put in place
+    return kExitOk;
+}
+
 int run_sheet(const Request& request, const ReadOptions& read) {
     std::vector<render::SheetEntry> entries;
     // What an option does not do for a file (--bones, --texture-dir) is said per file, as -o says it;
@@ -308,40 +417,61 @@ int run_sheet(const Request& request, const ReadOptions& read) {
                  });
              }});
     }
+    RunReport report;
     if (entries.empty()) {
-        print_error("no dump or AEM file found in the inputs");
-        return kExitUnreadable;
+        report.exit_code = kExitUnreadable;
+        report.error = "no dump, AEM or glTF file found in the inputs";
+        return print_report(request, report, "");
     }
-    const ProgressBar bar(entries.size(), true);
+    const ProgressBar bar(entries.size(), !request.json);
     render::SheetResult result;
     try {
         result = render::render_sheet(entries, request.options.width, request.options.height, request.jobs,
                                       [&bar](size_t done, size_t) { bar.draw(done, 0); });
     } catch (const std::exception& error) {
         bar.clear();
-        print_error(std::string("cannot render: ") + error.what());
-        return kExitCannotRun;
+        report.exit_code = kExitCannotRun;
+        report.error = std::string("cannot render: ") + error.what();
+        return print_report(request, report, "");
     }
     bar.clear();
-    for (const std::string& failure : result.failures)
-        print_error(failure);
+    for (const render::SheetEntry& entry : entries) {
+        const std::string prefix = entry.path + ": ";
+        const auto failure = std::find_if(result.failures.begin(), result.failures.end(),
+                                          [&](const std::string& f) { return f.starts_with(prefix); });
+        report.tiles.push_back({entry.path, failure == result.failures.end() ? "" : failure->substr(prefix.size())});
+        if (failure != result.failures.end() && !request.json) print_error(*failure);
+    }
     std::sort(option_warnings.begin(), option_warnings.end());
-    for (const std::string& warning : option_warnings)
-        std::cerr << "assbin: warning: " << warning << "\n";
+    report.warnings = std::move(option_warnings);
     if (!files_with_warnings.empty()) {
-        std::cerr << "assbin: warning: " << counted(files_with_warnings.size(), "file")
-                  << " drawn with conversion warnings (textures not found, ...): 'assbin render FILE -o "
-                     "OUT.png' lists a file's\n";
+        // Named, a few at most: a sheet of a folder would bury the picture under every file's warnings.
+        constexpr size_t kNamed = 3;
+        std::string named;
+        size_t n = 0;
+        for (const std::string& file : files_with_warnings) {
+            if (n++ == kNamed) break;
+            named += (named.empty() ? "" : ", ") + file;
+        }
+        if (files_with_warnings.size() > kNamed)
+            named += " and " + with_thousands(files_with_warnings.size() - kNamed) + " more";
+        report.warnings.push_back(counted(files_with_warnings.size(), "file") +
+                                  " drawn with conversion warnings (textures not found, ...): " + named +
+                                  "; 'assbin render FILE -o OUT.png' lists a file's warnings");
     }
     try {
         write_png(result.sheet, request.sheet);
+        if (assbin_common::output_kind(request.sheet) == assbin_common::OutputKind::File)
+            report.written.push_back(request.sheet);
     } catch (const std::exception& error) {
-        print_error(error.what());
-        return kExitCannotRun;
+        report.exit_code = kExitCannotRun;
+        report.error = error.what();
+        return print_report(request, report, "");
     }
-    std::cout << request.sheet << ": " << counted(entries.size(), "thumbnail") << ", "
-              << with_thousands(result.failures.size()) << " failed\n";
-    return result.failures.empty() ? kExitOk : kExitDiffers;
+    report.exit_code = result.failures.empty() ? kExitOk : kExitDiffers;
+    return print_report(request, report,
+                        request.sheet + ": " + counted(entries.size(), "thumbnail") + ", " +
+                            with_thousands(result.failures.size()) + " failed");
 }
 
 } // namespace
@@ -365,53 +495,15 @@ int run_render(const std::vector<std::string>& args) {
         try {
             return run_sheet(*request, read);
         } catch (const std::exception& error) {
-            print_error(error.what());
-            return kExitUnreadable;
+            RunReport report;
+            report.exit_code = kExitUnreadable;
+            report.error = error.what();
+            return print_report(*request, report, "");
         }
     }
-    // Reading and converting come before the OpenGL context, so that an unreadable input says so
-    // (exit 2) on any machine; a picture that cannot be drawn is refused (exit 1).
-    std::string why;
-    const std::optional<render::HeadlessGl> gl = render::HeadlessGl::create(&why);
-    render::Picture picture;
-    try {
-        const auto warn = [&request](const std::string& warning) {
-            std::cerr << "assbin: warning: " << request->input << ": " << warning << "\n";
-        };
-        if (!gl) {
-            render::load_drawable(request->input, read,
-                                  request->texture_folders); // the input's own errors first
-            print_error("cannot render: " + why);
-            return kExitCannotRun;
-        }
-        picture = draw_file(*request, request->input, read, warn);
-    } catch (const ParseError& error) {
-        print_parse_error(request->input, error);
-        return kExitUnreadable;
-    } catch (const aem::Error& error) {
-        print_error(request->input + ": " + error.what());
-        return kExitUnreadable;
-    } catch (const assbin_common::ReadFailure& error) {
-        print_error(error.what());
-        return kExitUnreadable;
-    } catch (const converter::ConvertError& error) {
-        print_error(request->input + ": cannot be drawn: refused (" +
-                    converter::refusal_name(error.refusal()) + "): " + error.what());
-        return kExitDiffers;
-    } catch (const NotInTheFile& error) {
-        print_error(request->input + ": " + error.what());
-        return kExitUnreadable;
-    } catch (const std::exception& error) {
-        print_error(request->input + ": " + error.what());
-        return kExitDiffers;
-    }
-    try {
-        write_png(picture, request->output);
-    } catch (const std::exception& error) {
-        print_error(error.what());
-        return kExitCannotRun;
-    }
-    return kExitOk;
+    RunReport report;
+    report.exit_code = draw_one(*request, read, report);
+    return print_report(*request, report, "");
 }
 
 } // namespace assbin::cli

@@ -1,15 +1,20 @@
 """A file-system fuzzer for the output rule (docs/cli.md, common/output_target.hpp): in a sandbox
 holding dumps, images (one named like an output's image), existing outputs of every kind, symlinks
-(to a dump, to a folder, to /proc/self/fd/1, dangling), a FIFO and a folder of dumps, it runs random
+(to a dump, to a folder, to /proc/self/fd/1, dangling), a FIFO, a folder of dumps, an immutable
+folder (`ro/`, chattr +i: even root cannot write in it) and a tiny full file system (`full/`, a
+tmpfs of 64 KiB filled up) where the machine allows them, it runs random
 command lines of every writing verb (convert, dump, render, cmp --html; option orders shuffled, globs
 expanded as a shell would, names repeated) and of the Python module's convert and write; it snapshots
 every path (type, inode, bytes, link target) before and after, and fails when:
 
-- anything changed that the command did not name as written (convert: its --json `written`; the
-  other verbs, which have no such report: the output they were given, or the file it names in a folder);
+- anything changed that the command did not name as written (its --json `written`: per file for
+  convert, for the run for dump, render and cmp; Python's convert and write, which have no report:
+  the output they were given and the files beside it by their documented names);
 - an input changed (a dump given, a file below a folder given, an image the dumps name);
 - a symlink or a non-regular file was replaced (a link must keep its target; a FIFO stays a FIFO);
-- a temporary (".NAME.tmp-PID-N") is left, a command crashed (a signal) or hung (20 s).
+- a temporary (".NAME.tmp-PID-N") is left, a command crashed (a signal) or hung (20 s);
+- an output that could not be written (no space left, a read-only or immutable folder) did not end
+  the command with exit 3.
 
 A failing case prints its command line and what broke. Fixed cases (the walk of issue 65) run first.
 
@@ -131,10 +136,47 @@ class Sandbox:
         self.dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
         self.images = ["TEST.PNG", "ab.0.png"]
 
+        self.immutable = self.full = None  # what the machine allows, said by main()
+
+    def probe(self, work):
+        """Whether an immutable folder and a tiny tmpfs can be made here (root on a file system with
+        attributes; mount allowed); each None when it can, else why not."""
+        trial = work / "probe"
+        trial.mkdir()
+        run = subprocess.run(["chattr", "+i", str(trial)], capture_output=True, text=True)
+        self.immutable = None if run.returncode == 0 else (run.stderr.strip() or "chattr failed")
+        subprocess.run(["chattr", "-i", str(trial)], capture_output=True)
+        run = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(trial)], capture_output=True,
+                             text=True)
+        self.full = None if run.returncode == 0 else (run.stderr.strip() or "mount failed")
+        subprocess.run(["umount", str(trial)], capture_output=True)
+        trial.rmdir()
+
     def fresh(self, where):
         shutil.copytree(self.template, where, symlinks=True)
         os.mkfifo(where / "pipe.fifo")  # copytree copies no FIFO
+        if self.immutable is None:
+            (where / "ro").mkdir()
+            (where / "ro/kept.aem").write_bytes((where / "old.aem").read_bytes())
+            subprocess.run(["chattr", "+i", str(where / "ro")], check=True)
+        if self.full is None:
+            (where / "full").mkdir()
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where / "full")], check=True)
+            filler = os.open(where / "full/filler", os.O_WRONLY | os.O_CREAT)  # fill it: every write then fails
+            try:
+                while os.write(filler, b"\0" * 4096):
+                    pass
+            except OSError:
+                pass
+            os.close(filler)
         return where
+
+    def remove(self, where):
+        if (where / "ro").is_dir():
+            subprocess.run(["chattr", "-i", str(where / "ro")], capture_output=True)
+        if (where / "full").is_dir():
+            subprocess.run(["umount", str(where / "full")], capture_output=True)
+        shutil.rmtree(where)
 
 
 def names_in(sandbox):
@@ -144,6 +186,10 @@ def names_in(sandbox):
 def random_output(rng, sandbox, extensions):
     existing = [n for n in names_in(sandbox) if not n.startswith("sub/") or rng.random() < 0.3]
     fresh = [f"new{rng.choice(extensions)}", "new", "-", "/dev/stdout", "sub/new" + rng.choice(extensions)]
+    if (sandbox / "ro").is_dir():
+        fresh += ["ro/new" + rng.choice(extensions), "ro/deeper/new" + rng.choice(extensions)]
+    if (sandbox / "full").is_dir():
+        fresh += ["full/new" + rng.choice(extensions), "full/deeper/new" + rng.choice(extensions)]
     return rng.choice(existing + fresh + ["link_to_stdout", "dangling.aem", "pipe.fifo"])
 
 
@@ -160,7 +206,9 @@ def random_case(rng, sandbox, python):
             if rng.random() < 0.7 and len(inputs) == 1 and inputs[0] not in ("sub", "link_to_folder"):
                 args += ["-o", random_output(rng, sandbox, [".aem", ".glb", ".gltf"])]
             else:
-                args += ["--out-dir", rng.choice(["sub", "out", "link_to_folder", ".", "sub/deeper"])]
+                folders = ["sub", "out", "link_to_folder", ".", "sub/deeper"]
+                folders += [f for f in ("ro", "full") if (sandbox / f).is_dir()]
+                args += ["--out-dir", rng.choice(folders)]
         options = [["--format", rng.choice(["aem", "glb", "gltf"])], ["--skip-existing"], ["--texture-dir", "."],
                    ["--quantize"], ["--layout", "2025"], ["--jobs", "2"]]
         for option in rng.sample(options, rng.randint(0, 3)):
@@ -168,7 +216,7 @@ def random_case(rng, sandbox, python):
         return verb, args, inputs
     if verb == "dump":
         source = rng.choice(dumps + ["sub", "."])
-        return verb, ["dump", source, random_output(rng, sandbox, [".assbin"])], [source]
+        return verb, ["dump", source, random_output(rng, sandbox, [".assbin"]), "--json"], [source]
     if verb == "cmp":
         a, b = rng.choice(dumps), rng.choice(dumps)
         order = [[a, b, "--html", random_output(rng, sandbox, [".html"])],
@@ -177,8 +225,10 @@ def random_case(rng, sandbox, python):
     if verb == "render":
         source = rng.choice(dumps)
         if rng.random() < 0.5:
-            return verb, ["render", source, "-o", random_output(rng, sandbox, [".png"]), "--size", "16x16"], [source]
-        return verb, ["render", "--sheet", random_output(rng, sandbox, [".png"]), *glob, "--size", "16x16"], glob
+            return verb, ["render", source, "-o", random_output(rng, sandbox, [".png"]), "--size", "16x16", "--json"], \
+                [source]
+        return verb, ["render", "--sheet", random_output(rng, sandbox, [".png"]), *glob, "--size", "16x16", "--json"], \
+            glob
     source = rng.choice(dumps)
     destination = random_output(rng, sandbox, [".aem", ".glb", ".assbin"])
     if rng.random() < 0.5:
@@ -190,19 +240,8 @@ def random_case(rng, sandbox, python):
 
 
 def documented_outputs(verb, args, sandbox):
-    """What a verb without a --json list of files writes: the output it was given (or, for a folder,
-    the file named after the input inside it)."""
-    if verb == "dump":
-        source, out = args[1], args[2]
-        if (sandbox / out).is_dir() and not (sandbox / source).is_dir():
-            return [str(pathlib.Path(out) / pathlib.Path(source).name)]
-        if (sandbox / source).is_dir():
-            return [out + "/"]  # everything below the output folder
-        return [out]
-    if verb == "cmp":
-        return [args[args.index("--html") + 1]]
-    if verb == "render":
-        return [args[args.index("-o") + 1] if "-o" in args else args[args.index("--sheet") + 1]]
+    """What Python's convert and write, which print no report, write: the output they were given and
+    the files beside it by their documented names."""
     if verb == "python":
         destination = re.findall(r"'([^']*)'\)$", args[2])[0]
         if "convert(" not in args[2]:
@@ -229,17 +268,24 @@ def check_case(verb, args, reads, sandbox, before, after, run):
     elif run.returncode not in (0, 1, 2, 3):
         broken.append(f"exit code {run.returncode}")
     declared = set()
-    if verb == "convert":
-        report = run.stdout if "-o" not in args or args[args.index("-o") + 1] not in ("-", "/dev/stdout", "link_to_stdout") \
-            else run.stderr
-        match = re.search(r"\{\s*\"files\".*\}\s*$", report, re.S)
+    if verb != "python":
+        # The report is on stdout, or on stderr when an output is the standard output.
+        match = None
+        for report in (run.stdout, run.stderr):
+            match = match or re.search(r"^\{\n.*^\}\s*$", report, re.S | re.M)
         if match is None and run.returncode in (0, 1):
             broken.append("no --json report")
         elif match is not None:
-            for record in json.loads(match.group(0))["files"]:
+            document = json.loads(match.group(0))
+            declared.update(document.get("written", []))  # dump, render, cmp: the run's
+            for record in document.get("files", []):  # convert: per file
                 declared.update(record.get("written", []))
     else:
         declared.update(documented_outputs(verb, args, sandbox))
+    cannot_write = re.search(r"No space left|Read-only file system|Operation not permitted", run.stderr + run.stdout)
+    if cannot_write and run.returncode not in (0, 3) and run.returncode >= 0:
+        broken.append(f"an output could not be written ({cannot_write.group(0)}) and the exit code is "
+                      f"{run.returncode}, not 3")
     allowed = set()
     patterns = [re.compile(name[3:]) for name in declared if name.startswith("re:")]
     declared = {name for name in declared if not name.startswith("re:")}
@@ -301,16 +347,23 @@ def check_case(verb, args, reads, sandbox, before, after, run):
 
 
 FIXED_CASES = [
-    ("render", ["render", "--sheet", "cube.assbin", "d1.assbin", "ab.assbin", "--size", "16x16"], ["cube.assbin", "d1.assbin", "ab.assbin"]),
-    ("render", ["render", "d1.assbin", "-o", "cube.assbin", "--size", "16x16"], ["d1.assbin"]),
+    ("render", ["render", "--sheet", "cube.assbin", "d1.assbin", "ab.assbin", "--size", "16x16", "--json"],
+     ["cube.assbin", "d1.assbin", "ab.assbin"]),
+    ("render", ["render", "d1.assbin", "-o", "cube.assbin", "--size", "16x16", "--json"], ["d1.assbin"]),
     ("cmp", ["cmp", "--html", "cube.assbin", "d1.assbin", "ab.assbin", "--json"], ["d1.assbin", "ab.assbin"]),
     ("convert", ["convert", "d1.assbin", "-o", "/dev/stdout", "--format", "glb", "--json"], ["d1.assbin"]),
     ("convert", ["convert", "d1.assbin", "-o", "-", "--format", "glb", "--json"], ["d1.assbin"]),
     ("convert", ["convert", "ab.assbin", "-o", "ab.gltf", "--json"], ["ab.assbin"]),
     ("convert", ["convert", "d1.assbin", "-o", "notes.txt", "--json"], ["d1.assbin"]),
-    ("dump", ["dump", "d1.assbin", "-"], ["d1.assbin"]),
-    ("dump", ["dump", "d1.assbin", "old.png"], ["d1.assbin"]),
-    ("dump", ["dump", ".", "sub/again"], ["."]),
+    ("dump", ["dump", "d1.assbin", "-", "--json"], ["d1.assbin"]),
+    ("dump", ["dump", "d1.assbin", "old.png", "--json"], ["d1.assbin"]),
+    ("dump", ["dump", ".", "sub/again", "--json"], ["."]),
+    # a full disk and an immutable folder (where the machine has them): exit 3, nothing left behind
+    ("convert", ["convert", "d1.assbin", "cube.assbin", "--out-dir", "full", "--format", "gltf", "--json"],
+     ["d1.assbin", "cube.assbin"]),
+    ("convert", ["convert", "d1.assbin", "-o", "ro/sub/x.glb", "--json"], ["d1.assbin"]),
+    ("dump", ["dump", "sub", "full/dumps", "--json"], ["sub"]),
+    ("render", ["render", "d1.assbin", "-o", "ro/x.png", "--size", "16x16", "--json"], ["d1.assbin"]),
 ]
 
 
@@ -330,6 +383,11 @@ def main(argv):
     with tempfile.TemporaryDirectory() as work:
         work = pathlib.Path(work)
         template = Sandbox(assbin, fixtures, work)
+        template.probe(work)
+        if template.immutable:
+            print(f"SKIPPED: immutable-folder cases (chattr +i cannot be used here: {template.immutable})")
+        if template.full:
+            print(f"SKIPPED: full-file-system cases (a tmpfs cannot be mounted here: {template.full})")
         deadline = time.monotonic() + seconds
         k = 0
         while True:
@@ -361,7 +419,7 @@ def main(argv):
                 print(f"FAILED   case {k - 1} (seed {seed}): {shown}")
                 for line in broken[:6]:
                     print(f"         {line}")
-            shutil.rmtree(sandbox)
+            template.remove(sandbox)
     print(f"output rule: {cases} cases, {failed} failed (seed {seed}; {len(FIXED_CASES)} fixed cases first)")
     return 1 if failed else 0
 

@@ -102,6 +102,7 @@ DrawableModel load_drawable(const std::filesystem::path& file, const ReadOptions
     converter::ConvertOptions options;
     options.layout = aem::Layout::Edition2025; // textures as pixels
     options.optimize = false;                  // a picture needs no weld or vertex-cache order
+    options.warn_cameras_and_lights_dropped = false; // drawn with render's own camera and lights
     options.source_folder = file.parent_path();
     options.texture_folders = texture_folders;
     converter::ConvertResult result = converter::convert(scene, options);

@@ -40,7 +40,7 @@ std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
     try {
         return assbin_common::read_regular_file(path);
     } catch (const assbin_common::ReadFailure& failure) {
-        throw std::runtime_error(path.string() + ": " + failure.what());
+        throw UnreadableModel(path.string() + ": " + failure.what());
     }
 }
 
@@ -53,7 +53,7 @@ uint32_t u32_at(const std::vector<std::byte>& bytes, size_t at) {
 // URIs naming files beside the .gltf (percent-decoded); data: URIs and absolute ones are refused.
 std::filesystem::path file_of_uri(const std::filesystem::path& folder, const std::string& uri) {
     if (uri.starts_with("data:") || uri.find("://") != std::string::npos)
-        throw std::runtime_error("the URI '" + uri.substr(0, 40) +
+        throw UnreadableModel("the URI '" + uri.substr(0, 40) +
                                  "' is not a file beside the .gltf (not supported)");
     return folder / assbin_common::percent_decoded(uri);
 }
@@ -66,14 +66,14 @@ class GltfFile {
             const uint32_t length = u32_at(bytes, 12);
             if (u32_at(bytes, 4) != 2 || u32_at(bytes, 16) != 0x4E4F534A ||
                 20 + uint64_t{length} > bytes.size())
-                throw std::runtime_error("not a version-2 GLB with its JSON chunk first");
+                throw UnreadableModel("not a version-2 GLB with its JSON chunk first");
             doc_ = json::parse(reinterpret_cast<const char*>(bytes.data()) + 20,
                                reinterpret_cast<const char*>(bytes.data()) + 20 + length);
             const size_t bin = 20 + size_t{length};
             if (bin + 8 <= bytes.size() && u32_at(bytes, bin + 4) == 0x004E4942) {
                 const uint32_t bin_length = u32_at(bytes, bin);
                 if (bin + 8 + uint64_t{bin_length} > bytes.size())
-                    throw std::runtime_error("the BIN chunk is cut");
+                    throw UnreadableModel("the BIN chunk is cut");
                 glb_bin_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(bin + 8),
                                 bytes.begin() + static_cast<std::ptrdiff_t>(bin + 8 + bin_length));
             }
@@ -86,7 +86,7 @@ class GltfFile {
                                                     "KHR_texture_transform"};
         for (const json& required : doc_.value("extensionsRequired", json::array())) {
             if (!required.is_string() || !kRead.contains(required.get<std::string>()))
-                throw std::runtime_error("the file requires the extension " + required.dump() +
+                throw UnreadableModel("the file requires the extension " + required.dump() +
                                          ", which render does not read");
         }
         for (const json& buffer : doc_.value("buffers", json::array())) {
@@ -110,7 +110,7 @@ class GltfFile {
         const size_t offset = view.value("byteOffset", size_t{0}),
                      length = view.at("byteLength").get<size_t>();
         if (offset > buffer.size() || length > buffer.size() - offset)
-            throw std::runtime_error("buffer view " + std::to_string(view_index) +
+            throw UnreadableModel("buffer view " + std::to_string(view_index) +
                                      " reaches past its buffer");
         return {buffer.begin() + static_cast<std::ptrdiff_t>(offset),
                 buffer.begin() + static_cast<std::ptrdiff_t>(offset + length)};
@@ -129,10 +129,10 @@ class GltfFile {
         const std::string mode = extension.at("mode").get<std::string>(),
                           filter = extension.value("filter", std::string("NONE"));
         if (offset > buffer.size() || length > buffer.size() - offset)
-            throw std::runtime_error(where + " reaches past its buffer");
+            throw UnreadableModel(where + " reaches past its buffer");
         const size_t declared = doc_["bufferViews"][view_index].at("byteLength").get<size_t>();
         if (stride == 0 || stride > 256 || count > declared / stride)
-            throw std::runtime_error(where + ": " + std::to_string(count) + " elements of " +
+            throw UnreadableModel(where + ": " + std::to_string(count) + " elements of " +
                                      std::to_string(stride) + " bytes do not fit its " +
                                      std::to_string(declared) + " bytes");
         std::vector<std::byte> out(count * stride);
@@ -145,11 +145,11 @@ class GltfFile {
         } else if (mode == "INDICES" && (stride == 2 || stride == 4)) {
             status = meshopt_decodeIndexSequence(out.data(), count, stride, source, length);
         } else {
-            throw std::runtime_error(where + ": mode " + mode + " with " + std::to_string(stride) +
+            throw UnreadableModel(where + ": mode " + mode + " with " + std::to_string(stride) +
                                      "-byte elements is not one meshoptimizer decodes");
         }
         if (status != 0)
-            throw std::runtime_error(where + ": the compressed bytes do not decode (meshoptimizer says " +
+            throw UnreadableModel(where + ": the compressed bytes do not decode (meshoptimizer says " +
                                      std::to_string(status) + ")");
         if (filter == "OCTAHEDRAL" && (stride == 4 || stride == 8)) {
             meshopt_decodeFilterOct(out.data(), count, stride);
@@ -158,7 +158,7 @@ class GltfFile {
         } else if (filter == "EXPONENTIAL" && stride % 4 == 0) {
             meshopt_decodeFilterExp(out.data(), count, stride);
         } else if (filter != "NONE") {
-            throw std::runtime_error(where + ": filter " + filter + " on " + std::to_string(stride) +
+            throw UnreadableModel(where + ": filter " + filter + " on " + std::to_string(stride) +
                                      "-byte elements is not one meshoptimizer decodes");
         }
         return out;
@@ -176,7 +176,7 @@ class GltfFile {
         const size_t size = type == 5126 || type == 5125 ? 4 : type == 5123 || type == 5122 ? 2 : 1;
         if (width_out) *width_out = width;
         if (!a.contains("bufferView")) // sparse-only accessors are not drawn: no data
-            throw std::runtime_error("accessor " + std::to_string(index) +
+            throw UnreadableModel("accessor " + std::to_string(index) +
                                      " has no buffer view (not supported)");
         const size_t view_index = a.at("bufferView").get<size_t>();
         const std::vector<std::byte> view = view_bytes(view_index);
@@ -186,7 +186,7 @@ class GltfFile {
         if (count > 0 &&
             (stride == 0 || offset > view.size() || count - 1 > (view.size() - offset) / stride ||
              (count - 1) * stride + width * size > view.size() - offset))
-            throw std::runtime_error("accessor " + std::to_string(index) + " reaches past its buffer view");
+            throw UnreadableModel("accessor " + std::to_string(index) + " reaches past its buffer view");
         std::vector<float> out(count * width, 0.0f);
         for (size_t e = 0; e < count; ++e) {
             for (size_t c = 0; c < width; ++c) {
@@ -422,8 +422,36 @@ bool is_gltf_file(const std::filesystem::path& path) {
     return in.gcount() == 4 && std::memcmp(magic, "glTF", 4) == 0;
 }
 
+namespace {
+
+// nlohmann's message without its "[json.exception.parse_error.101] " tag, which says nothing to a user.
+std::string without_json_tag(const char* what) {
+    const std::string text = what;
+    const size_t tag_end = text.starts_with("[json.exception.") ? text.find("] ") : std::string::npos;
+    return tag_end == std::string::npos ? text : text.substr(tag_end + 2);
+}
+
+aem::Model load_gltf_model(const std::filesystem::path& path, std::vector<std::string>& warnings,
+                           const GltfPose* pose);
+
+} // namespace
+
 aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std::string>& warnings,
                               const GltfPose* pose) {
+    try {
+        return load_gltf_model(path, warnings, pose);
+    } catch (const json::parse_error& error) {
+        throw UnreadableModel("not a glTF file: its JSON does not parse at byte " + std::to_string(error.byte) +
+                              " (" + without_json_tag(error.what()) + ")");
+    } catch (const json::exception& error) {
+        throw UnreadableModel("a damaged glTF file: " + without_json_tag(error.what()));
+    }
+}
+
+namespace {
+
+aem::Model load_gltf_model(const std::filesystem::path& path, std::vector<std::string>& warnings,
+                           const GltfPose* pose) {
     const GltfFile file(path);
     const json& doc = file.doc();
     aem::Model model;
@@ -580,5 +608,7 @@ aem::Model load_gltf_drawable(const std::filesystem::path& path, std::vector<std
     if (model.indices.empty()) throw std::runtime_error("the glTF file holds no triangle to draw");
     return model;
 }
+
+} // namespace
 
 } // namespace assbin::render

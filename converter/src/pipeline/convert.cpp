@@ -155,6 +155,7 @@ void report_dropped_streams(const assbin::Scene& scene, const ConvertOptions& op
     const auto say = [&](size_t count, const char* one, const char* many, const char* why) {
         if (count > 0) report.warn(count_of(count, one, many) + " dropped: " + why);
     };
+    if (!options.warn_cameras_and_lights_dropped) return;
     say(stats.cameras_dropped, "camera", "cameras", "AEM has no cameras");
     say(stats.lights_dropped, "light", "lights", "AEM has no lights");
 }

@@ -51,6 +51,9 @@ struct ConvertOptions {
     // Compressed embedded textures are written byte for byte (extension from their format hint)
     // instead of being decoded and re-encoded as bottom-row-first PNG.
     bool keep_embedded_bytes = false;
+    // Whether the cameras and lights an AEM model cannot hold are warnings (counted in the stats
+    // either way). `render` turns it off: it draws with its own camera and lights, whatever the file.
+    bool warn_cameras_and_lights_dropped = true;
     // Files beside the model are named from this: the 2024 AEM layout's images "<texture_stem>_<n>.png"
     // (or .jpg), a .gltf's "<texture_stem>.bin" and "<texture_stem>.<n>.png" (or .jpg); the two
     // formats never claim one name. write_output's callers pass the output file's stem (the CLI does).
