@@ -483,6 +483,75 @@ BOOST_AUTO_TEST_CASE(the_json_report_names_every_file_written) {
         BOOST_TEST(contains(result.out, "out/" + name + "\""), name);
 }
 
+// dump and cmp --html report what they put in place, as convert does (--json "written"); a dump of a
+// folder with an output that cannot be written exits 3, as a convert batch does (before, 1).
+BOOST_AUTO_TEST_CASE(dump_and_cmp_json_name_every_file_written_and_a_batch_that_cannot_write_exits_3) {
+    const TempDir temp;
+    const fs::path in = temp.path() / "in", out = temp.path() / "out";
+    fs::create_directories(in / "deeper");
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), in / "a.assbin");
+    fs::copy_file(fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin"), in / "deeper/b.assbin");
+    std::ofstream(in / "marker.assbin").flush(); // an expected-failure marker: written empty
+    const auto folder = run_cli({"dump", in.string(), out.string(), "--json"});
+    BOOST_TEST(folder.exit_code == 0, folder.err);
+    for (const char* name : {"a.assbin", "deeper/b.assbin", "marker.assbin"}) {
+        BOOST_TEST(fs::exists(out / name), name);
+        BOOST_TEST(contains(folder.out, "\"" + (out / name).string() + "\""), name);
+    }
+    BOOST_TEST(contains(folder.out, "\"empty_markers\": 1"));
+    // The --json run writes the same dump as one without it (the header's command field omits --json).
+    const auto one = run_cli({"dump", (in / "a.assbin").string(), (temp.path() / "one.assbin").string(), "--json",
+                              "--source-name", "s"});
+    const auto plain = run_cli({"dump", (in / "a.assbin").string(), (temp.path() / "plain.assbin").string(),
+                                "--source-name", "s"});
+    BOOST_TEST(one.exit_code == 0, one.err);
+    BOOST_TEST(contains(one.out, "\"written\": [\n    \"" + (temp.path() / "one.assbin").string() + "\"\n  ]"), one.out);
+    BOOST_TEST(slurp(temp.path() / "one.assbin") == slurp(temp.path() / "plain.assbin"));
+
+    const fs::path page = temp.path() / "report.html";
+    const auto compared = run_cli({"cmp", (in / "a.assbin").string(), (in / "deeper/b.assbin").string(), "--html",
+                                   page.string(), "--json"});
+    BOOST_TEST(compared.exit_code == 0, compared.err);
+    BOOST_TEST(contains(compared.out, "\"written\": [\n    \"" + page.string() + "\"\n  ]"), compared.out);
+
+    // One output of the batch is an existing folder: refused, the others written, exit 3.
+    const fs::path blocked = temp.path() / "blocked";
+    fs::create_directories(blocked / "a.assbin");
+    const auto batch = run_cli({"dump", in.string(), blocked.string(), "--json"});
+    BOOST_TEST(batch.exit_code == 3, batch.err);
+    BOOST_TEST(fs::is_directory(blocked / "a.assbin"));
+    BOOST_TEST(fs::exists(blocked / "deeper/b.assbin"));
+    BOOST_TEST(!contains(batch.out, "\"" + (blocked / "a.assbin").string() + "\"\n"));
+}
+
+// An output under a folder that cannot be made says why: "none can be made in ro (Operation not
+// permitted)", not "cannot open its folder (No such file or directory)", which hid the cause.
+// An immutable folder for root (chattr +i), a folder without write permission for anyone else.
+BOOST_AUTO_TEST_CASE(an_output_folder_that_cannot_be_made_says_why, *assbin_test::may_skip()) {
+    const TempDir temp;
+    const fs::path ro = temp.path() / "ro";
+    fs::create_directories(ro);
+    const bool root = ::geteuid() == 0;
+    if (root && std::system(("chattr +i '" + ro.string() + "' 2>/dev/null").c_str()) != 0)
+        assbin_test::skip_check("an immutable folder: chattr +i fails here (no attributes on this file system)");
+    if (!root) fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+    const std::string dump = fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string();
+    const std::vector<std::vector<std::string>> runs = {
+        {"convert", dump, "-o", (ro / "sub/x.glb").string()},
+        {"dump", dump, (ro / "sub/x.assbin").string()},
+        {"cmp", dump, dump, "--html", (ro / "sub/x.html").string()},
+    };
+    for (const auto& args : runs) {
+        const auto run = run_cli(args);
+        BOOST_TEST(run.exit_code == 3, args[0] << ": " << run.err);
+        BOOST_TEST(contains(run.err, "its folder " + (ro / "sub").string() + " does not exist, and none can be made in " +
+                                         ro.string() + " (" + (root ? "Operation not permitted" : "Permission denied") + ")"),
+                   args[0] << ": " << run.err);
+    }
+    if (root) std::system(("chattr -i '" + ro.string() + "'").c_str());
+    else fs::permissions(ro, fs::perms::owner_all);
+}
+
 // SIGINT during a batch: the outputs finished are complete and in place, no temporary is left, and a
 // line on stderr says how many were finished and that --skip-existing goes on; the process then dies
 // of the signal (the shell's 130).

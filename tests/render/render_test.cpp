@@ -237,6 +237,56 @@ BOOST_AUTO_TEST_CASE(a_lying_gltf_file_is_refused_with_the_reason) {
     BOOST_TEST(missing.err.find("missing.bin: no such file") != std::string::npos, missing.err);
 }
 
+// A file that is not glTF at all, or whose JSON is cut, is an unreadable input: exit 2, with where
+// the JSON stops and in the program's words (before, exit 1 and nlohmann's
+// "[json.exception.parse_error.101]").
+BOOST_AUTO_TEST_CASE(a_damaged_gltf_file_is_an_unreadable_input) {
+    const TempDir temp;
+    std::ofstream(temp.path() / "cut.gltf") << R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]})";
+    std::ofstream(temp.path() / "typed.gltf") << R"({"asset":{"version":"2.0"},"buffers":[{"uri":7}]})";
+    for (const char* name : {"cut.gltf", "typed.gltf"}) {
+        const auto run = run_cli({"render", (temp.path() / name).string(), "-o", (temp.path() / "x.png").string()});
+        BOOST_TEST(run.exit_code == 2, name << ": " << run.err);
+        BOOST_TEST(run.err.find("[json.exception") == std::string::npos, run.err);
+        BOOST_TEST(!fs::exists(temp.path() / "x.png"));
+    }
+    const auto cut = run_cli({"render", (temp.path() / "cut.gltf").string(), "-o", (temp.path() / "x.png").string()});
+    BOOST_TEST(cut.err.find("cut.gltf: not a glTF file: its JSON does not parse at byte 51") != std::string::npos,
+               cut.err);
+}
+
+// render --json: the picture written, the input's warnings; a sheet's tiles with their errors.
+// Rendering a dump with cameras and lights says nothing of AEM (render draws with its own camera and
+// lights whatever the file; before, "1 camera dropped: AEM has no cameras"), and a sheet's warning
+// about files drawn with conversion warnings names them and ends its sentence.
+BOOST_AUTO_TEST_CASE(render_reports_what_it_wrote_and_warns_in_its_own_terms) {
+    const TempDir temp;
+    const fs::path picture = temp.path() / "camera.png";
+    const auto one = run_cli({"render", dump("OpenGEX__camera.ogex.assbin"), "-o", picture.string(), "--size",
+                              "32x32", "--json"});
+    BOOST_TEST(one.exit_code == 0, one.err);
+    BOOST_TEST(one.out.find("\"written\": [\n    \"" + picture.string() + "\"\n  ]") != std::string::npos, one.out);
+    BOOST_TEST(one.out.find("\"status\": \"drawn\"") != std::string::npos);
+    BOOST_TEST(one.out.find("dropped") == std::string::npos, one.out); // no word of cameras or lights
+    BOOST_TEST(one.out.find("AEM") == std::string::npos, one.out);
+    const auto plain = run_cli({"render", dump("OpenGEX__camera.ogex.assbin"), "-o", picture.string(), "--size", "32x32"});
+    BOOST_TEST(plain.err.find("AEM") == std::string::npos, plain.err);
+
+    const fs::path sheet = temp.path() / "sheet.png";
+    const std::string textured = dump("3DS__cube_with_diffuse_texture.3DS.assbin"); // its texture is not beside it
+    const std::string nothing = dump("PLY__cube_binary_starts_with_nl.ply.assbin");
+    const auto tiles = run_cli({"render", "--sheet", sheet.string(), textured, nothing, "--size", "32x32", "--json"});
+    BOOST_TEST(tiles.exit_code == 1, tiles.err);
+    BOOST_TEST(tiles.out.find("\"input\": \"" + nothing + "\",\n      \"status\": \"failed\"") != std::string::npos,
+               tiles.out);
+    BOOST_TEST(tiles.out.find("\"input\": \"" + textured + "\",\n      \"status\": \"drawn\"") != std::string::npos,
+               tiles.out);
+    BOOST_TEST(tiles.out.find("1 file drawn with conversion warnings (textures not found, ...): " + textured +
+                              "; 'assbin render FILE -o OUT.png' lists a file's warnings") != std::string::npos,
+               tiles.out);
+    BOOST_TEST(tiles.out.find("\"written\": [\n    \"" + sheet.string() + "\"\n  ]") != std::string::npos, tiles.out);
+}
+
 BOOST_AUTO_TEST_CASE(golden_files_are_all_compared) {
     std::set<std::string> used;
     for (const GoldenCase& c : golden_cases()) {
