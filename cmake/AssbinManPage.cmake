@@ -1,7 +1,7 @@
 # assbin(1), made from the program's own --help texts, so the page and --help never disagree:
 #   cmake -DPROGRAM=path/to/assbin -DOUTPUT=assbin.1 -DVERSION=0.1.0 -P AssbinManPage.cmake
 # The page is the general --help (verbs, exit codes), then every verb's --help in a section of its
-# own, set as preformatted text (the texts are laid out for a terminal already). The verbs are the
+# own, set as preformatted text (the program lays the texts out for 73 columns when COLUMNS says so). The verbs are the
 # ones the general --help lists, so a new verb gets its section without touching this file.
 cmake_minimum_required(VERSION 3.20)
 foreach(variable PROGRAM OUTPUT VERSION)
@@ -11,7 +11,9 @@ foreach(variable PROGRAM OUTPUT VERSION)
 endforeach()
 
 function(help_of out_variable)
-    execute_process(COMMAND ${PROGRAM} ${ARGN} --help OUTPUT_VARIABLE text RESULT_VARIABLE status
+    # 73 columns: man indents the text by 7, and the page must fit an 80-column terminal.
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env COLUMNS=73 ${PROGRAM} ${ARGN} --help OUTPUT_VARIABLE text
+                    RESULT_VARIABLE status
                     ERROR_VARIABLE errors)
     if(NOT status EQUAL 0)
         message(FATAL_ERROR "'${PROGRAM} ${ARGN} --help' exited with ${status}: ${errors}")
@@ -32,8 +34,9 @@ function(roff_escape out_variable text)
 endfunction()
 
 help_of(general)
-# The verbs: the indented words of the "verbs:" block, up to the blank line after it.
-string(REGEX MATCH "verbs:\n(  [a-z][a-z-]*[^\n]*\n)+" verb_block "${general}")
+# The verbs: the indented words of the "verbs:" block (a summary may go on, further indented), up
+# to the blank line after it.
+string(REGEX MATCH "verbs:\n(  [a-z][a-z-]*[^\n]*\n|   +[^\n]*\n)+" verb_block "${general}")
 string(REGEX MATCHALL "\n  [a-z][a-z-]*" verb_lines "${verb_block}")
 set(verbs)
 foreach(line IN LISTS verb_lines)

@@ -15,7 +15,8 @@
 namespace assbin_common {
 
 // For display: control bytes as \xNN, cut after `max` bytes with "...", and between two `quote`
-// characters when one is given ('\'' in converter messages, '"' in `info` tables).
+// characters when one is given ('\'' in converter messages, '"' in `info` tables); the quote and the
+// backslash inside are then escaped (\" and \\), so a quoted name always ends where it seems to.
 inline std::string printable(std::string_view text, size_t max = 200, char quote = '\0') {
     std::string out;
     if (quote != '\0') out += quote;
@@ -26,7 +27,10 @@ inline std::string printable(std::string_view text, size_t max = 200, char quote
             out += "...";
             break;
         }
-        if (c < 0x20 || c == 0x7F) {
+        if (quote != '\0' && (byte == quote || byte == '\\')) {
+            out += '\\';
+            out += byte;
+        } else if (c < 0x20 || c == 0x7F) {
             char buffer[8];
             std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
             out += buffer;

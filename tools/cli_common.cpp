@@ -2,9 +2,12 @@
 
 #include <limit_words.hpp>
 
+#include "help_width.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace po = boost::program_options;
 
@@ -124,22 +127,38 @@ bool is_count_option(const po::option_description& option) {
 
 constexpr const char* kExtraOperands = "extra-operands";
 
-// Edit distance of two short option names (for "did you mean").
+} // namespace
+
+// Edit distance of two short names (for "did you mean"), a swap of two neighbours counting as one
+// edit (optimal string alignment): "--fromat" is one typo away from "--format", as "--quantise" is
+// from "--quantize".
 size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
     for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
+        d[0][j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
         }
     }
-    return row[b.size()];
+    return d[a.size()][b.size()];
 }
+
+std::vector<std::string> close_names(std::string_view name, const std::vector<std::string>& candidates) {
+    std::vector<std::string> close;
+    for (const std::string& candidate : candidates)
+        if (!name.empty() && candidate.starts_with(name)) close.push_back(candidate);
+    if (!close.empty()) return close;
+    for (const std::string& candidate : candidates)
+        if (edit_distance(name, candidate) <= std::max<size_t>(1, name.size() / 4)) close.push_back(candidate);
+    return close;
+}
+
+namespace {
 
 // "--epsilon or --expected", "--a, --b or --c".
 std::string either_of(const std::vector<std::string>& names) {
@@ -237,7 +256,9 @@ std::optional<po::variables_map> parse_verb_arguments(const std::vector<std::str
         }
         po::store(parsed, vm);
         if (vm.count("help")) {
-            std::cout << "usage: " << syntax.usage << "\n\n" << options << "\n" << kExitCodeTable;
+            std::ostringstream help;
+            help << "usage: " << syntax.usage << "\n\n" << options << "\n" << kExitCodeTable;
+            std::cout << fit_to_width(help.str(), help_width());
             *exit_code = kExitOk;
             return std::nullopt;
         }

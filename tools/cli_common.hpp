@@ -42,6 +42,12 @@ inline constexpr std::string_view kExitCodeTable =
     "  3  not done here: no OpenGL context (render), or an output cannot be written (in a batch too:\n"
     "     an output refused or a full disk)\n";
 
+// The candidates a mistyped name may have meant: those it begins (an abbreviation), else those one
+// typo away per four characters (a swap of neighbours is one), for "did you mean".
+std::vector<std::string> close_names(std::string_view name, const std::vector<std::string>& candidates);
+// Edit distance of two names, a swap of two neighbours counting as one edit.
+size_t edit_distance(std::string_view a, std::string_view b);
+
 // Prints "assbin: error: <what>" on stderr.
 void print_error(std::string_view what);
 // The reader's sentence for the user: "at byte <offset> in <chunk path>: <message>", and after it,

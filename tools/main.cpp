@@ -1,12 +1,14 @@
 // `assbin <verb> ...`: dispatches to one function per verb (see verbs.hpp).
 #include "cli_common.hpp"
 #include "sigbus_guard.hpp"
+#include "help_width.hpp"
 #include "verbs.hpp"
 
 #include <assbin/version.hpp>
 
 #include <csignal>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +64,9 @@ int main(int argc, char** argv) {
     }
     const std::string_view verb_name = argv[1];
     if (verb_name == "--help" || verb_name == "-h" || verb_name == "help") {
-        print_usage(std::cout);
+        std::ostringstream usage;
+        print_usage(usage);
+        std::cout << assbin::cli::fit_to_width(usage.str(), assbin::cli::help_width());
         return assbin::cli::kExitOk;
     }
     if (verb_name == "--version" || verb_name == "-V") {
@@ -74,6 +78,15 @@ int main(int argc, char** argv) {
             return verb.run(std::vector<std::string>(argv + 2, argv + argc));
         }
     }
-    assbin::cli::print_error("unknown verb '" + std::string(verb_name) + "' (assbin --help lists them)");
+    std::vector<std::string> names;
+    for (const Verb& verb : kVerbs)
+        names.emplace_back(verb.name);
+    std::vector<std::string> close = assbin::cli::close_names(verb_name, names);
+    std::string meant;
+    for (size_t i = 0; i < close.size(); ++i)
+        meant += (i == 0 ? "" : i + 1 == close.size() ? " or " : ", ") + close[i];
+    assbin::cli::print_error("unknown verb '" + std::string(verb_name) + "'" +
+                             (meant.empty() ? "" : " (did you mean " + meant + "?)") +
+                             "; 'assbin --help' lists them");
     return assbin::cli::kExitUnreadable;
 }

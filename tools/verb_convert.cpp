@@ -1006,8 +1006,14 @@ int run_convert(const std::vector<std::string>& args) {
     // a heap each: 13 MiB higher, and more faults); the 3M-triangle disc 34,700 -> 19,400 faults.
     mallopt(M_TRIM_THRESHOLD, jobs.size() > 1 ? kBatchTrimThreshold : kFileTrimThreshold);
     if (out_file && jobs.size() != 1) {
+        // The way out keeps the format -o asked for: --out-dir alone would write AEM.
+        const std::optional<converter::OutputFormat> asked = converter::format_of_file_name(*out_file);
         return usage_error("-o names one output, but the inputs hold " + with_thousands(jobs.size()) +
-                               " dumps; use --out-dir",
+                               " dumps; use --out-dir DIR" +
+                               (asked && *asked != converter::OutputFormat::Aem
+                                    ? std::string(" --format ") + converter::format_name(*asked)
+                                    : std::string()) +
+                               " to write one per dump",
                            kUsage);
     }
     std::error_code error;

@@ -83,8 +83,8 @@ void print_header_text(const std::string& file, const Scene& scene) {
                           : "body length")
                   << ")";
     }
-    std::cout << "\nsource      \"" << printable(h.source_name) << "\"\ncommand     \""
-              << printable(h.command) << "\"\n";
+    std::cout << "\nsource      " << printable(h.source_name, 200, '"') << "\ncommand     "
+              << printable(h.command, 200, '"') << "\n";
     const Layout& l = scene.layout;
     std::cout << "layout      " << writer_profile(scene) << "\n            node metadata "
               << yes_no(l.node_metadata) << ", texture hint "
@@ -181,7 +181,7 @@ void print_textures_lights_cameras_text(const Scene& scene) {
     if (!scene.textures.empty()) std::cout << "\ntextures\n";
     for (size_t t = 0; t < scene.textures.size(); ++t) {
         const Texture& texture = scene.textures[t];
-        std::cout << "  " << t << "  *" << t << "  hint \"" << printable(texture.format_hint) << "\"  "
+        std::cout << "  " << t << "  *" << t << "  hint " << printable(texture.format_hint, 200, '"') << "  "
                   << (texture.is_compressed() ? "embedded file of " + with_thousands(texture.width) + " bytes"
                                               : std::to_string(texture.width) + " x " +
                                                     std::to_string(texture.height) + " ARGB8888 texels")
@@ -190,13 +190,13 @@ void print_textures_lights_cameras_text(const Scene& scene) {
     if (!scene.lights.empty()) std::cout << "\nlights\n";
     for (size_t l = 0; l < scene.lights.size(); ++l) {
         const Light& light = scene.lights[l];
-        std::cout << "  " << l << "  \"" << printable(light.name) << "\"  " << light_type_name(light.type)
+        std::cout << "  " << l << "  " << printable(light.name, 200, '"') << "  " << light_type_name(light.type)
                   << "\n";
     }
     if (!scene.cameras.empty()) std::cout << "\ncameras\n";
     for (size_t c = 0; c < scene.cameras.size(); ++c) {
         const Camera& camera = scene.cameras[c];
-        std::cout << "  " << c << "  \"" << printable(camera.name) << "\"  position "
+        std::cout << "  " << c << "  " << printable(camera.name, 200, '"') << "  position "
                   << vec3_text(camera.position) << ", fov " << camera.horizontal_fov << " rad\n";
     }
 }

@@ -45,7 +45,8 @@ std::string slurp(const fs::path& path) {
 
 CommandResult run_cli(const std::vector<std::string>& args) {
     TempDir temp;
-    std::string command = shell_quote(ASSBIN_CLI_PATH);
+    // Without COLUMNS: --help is then laid out as written whatever the shell that runs the tests set.
+    std::string command = "env -u COLUMNS " + shell_quote(ASSBIN_CLI_PATH);
     // Appended piece by piece: `" " + std::string` trips GCC 12's -Wrestrict in Release builds.
     for (const std::string& arg : args) {
         command += ' ';
