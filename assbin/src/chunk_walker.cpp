@@ -63,8 +63,8 @@ ChunkHead next_chunk(ByteReader& parent, uint32_t expected_id, bool length_may_b
                                       ": the counts before it disagree with the chunks");
         }
         if (head.length > parent.remaining() && !(known && length_may_be_short)) {
-            std::string message = describe_id(head.id) + " chunk declares " + std::to_string(head.length) +
-                                  " bytes, but its parent has only " + std::to_string(parent.remaining()) +
+            std::string message = describe_id(head.id) + " chunk declares " + assbin_common::with_thousands(head.length) +
+                                  " bytes, but its parent has only " + assbin_common::with_thousands(parent.remaining()) +
                                   " left";
             if (head.length == head.id) {
                 message += " (the length still holds the writer's placeholder, its chunk id: the writer "

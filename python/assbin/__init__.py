@@ -25,7 +25,14 @@ import sys as _sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Union
 
-import numpy as _numpy  # noqa: F401  (the compiled module imports it too, before any thread can)
+try:
+    import numpy as _numpy  # noqa: F401  (the compiled module imports it too, before any thread can)
+except ImportError as _missing:  # said with what to do, not as a bare "No module named 'numpy'"
+    raise ImportError(
+        f"assbin needs NumPy (every array it gives is a NumPy array), and this Python ({_sys.executable}) "
+        f"cannot import it ({_missing}): install it for this interpreter: '{_sys.executable} -m pip install "
+        "numpy', or on Debian 'apt-get install python3-numpy' for /usr/bin/python3"
+    ) from _missing
 
 from ._assbin import (  # noqa: F401  (re-exported)
     Animation,

@@ -1,7 +1,10 @@
 """Files that cannot be read raise assbin.ReadError with the byte offset, the chunk path and the
 message the `assbin` program prints; limits are keyword arguments."""
 
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -78,3 +81,13 @@ def test_read_errors_pickle():
     again = pickle.loads(pickle.dumps(raised.value))
     assert (again.offset, again.chunk_path, again.code, str(again)) == (
         raised.value.offset, raised.value.chunk_path, raised.value.code, str(raised.value))
+
+
+def test_without_numpy_the_import_says_what_to_install():
+    # NumPy hidden from this interpreter (a None entry makes its import fail as if it were missing).
+    run = subprocess.run([sys.executable, "-c", "import sys; sys.modules['numpy'] = None; import assbin"],
+                         capture_output=True, text=True, env=dict(os.environ))
+    assert run.returncode != 0
+    assert "ImportError: assbin needs NumPy" in run.stderr, run.stderr
+    assert f"'{sys.executable} -m pip install numpy'" in run.stderr
+    assert "python3-numpy" in run.stderr

@@ -603,6 +603,23 @@ BOOST_AUTO_TEST_CASE(mistyped_verbs_and_options_get_suggestions_that_keep_the_fo
     BOOST_TEST(contains(run_cli({"convert", dump, other, "-o", "x.aem"}).err, "use --out-dir DIR to write"));
 }
 
+// docs/gltf.md's rule for -o: an extension names the format (any case), an unknown one is refused,
+// a name without one takes --format (AEM without it).
+BOOST_AUTO_TEST_CASE(an_output_without_an_extension_takes_format_as_the_docs_say) {
+    const TempDir temp;
+    const std::string dump = fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string();
+    BOOST_TEST(run_cli({"convert", dump, "-o", (temp.path() / "plain").string()}).exit_code == 0);
+    BOOST_TEST(read_text(temp.path() / "plain").starts_with("AEM"));
+    BOOST_TEST(run_cli({"convert", dump, "-o", (temp.path() / "binary").string(), "--format", "GLB"}).exit_code == 0);
+    BOOST_TEST(read_text(temp.path() / "binary").starts_with("glTF"));
+    const auto text = run_cli({"convert", dump, "-o", (temp.path() / "x.txt").string()});
+    BOOST_TEST(text.exit_code == 2);
+    BOOST_TEST(contains(text.err, "the extension .txt names no format convert writes; use .aem, .glb or .gltf"));
+    BOOST_TEST(!fs::exists(temp.path() / "x.txt"));
+    const std::string page = read_text(fs::path(ASSBIN_CLI_REFERENCE_PATH).parent_path() / "gltf.md");
+    BOOST_TEST(contains(page, "an `-o` without an extension takes `--format`"));
+}
+
 // --help fits the width it is read at (COLUMNS, or the terminal's): at 60 columns no line of any
 // --help is wider, and every word is still there, in order.
 BOOST_AUTO_TEST_CASE(help_fits_the_columns_it_is_given) {

@@ -3,7 +3,8 @@
 
     readme_commands_test.py README.md PROGRAM SOURCE_DIR
 
-Each ```sh block's lines that start with `build/bin/assbin` are run with bash, in order, in a
+Each ```sh block's lines that start with `build/bin/assbin` (or `head -c`, which makes an input from
+a bundled file) are run with bash, in order, in a
 scratch folder that holds `tests` (the checkout's bundled files) and `build/bin/assbin` (PROGRAM:
 the build under test, so a sanitizer build runs them too). A command exits 0 unless its line ends
 with the comment `# exits N`. When a ```text block follows a ```sh block, every line of it other
@@ -47,6 +48,9 @@ def main():
                 continue
             printed = []
             for offset, line in enumerate(body):
+                if line.startswith("head -c "):  # making an input from a bundled file (a dump cut short)
+                    subprocess.run(["bash", "-c", line], cwd=scratch, check=True)
+                    continue
                 if not line.startswith("build/bin/assbin"):
                     continue
                 commands += 1
