@@ -59,7 +59,8 @@ inline std::string missing_folder_text(const std::filesystem::path& folder) {
         return "its folder " + folder.string() + " does not exist, and none can be made in " + shown + " (" +
                errno_text() + ")";
     }
-    return "its folder " + folder.string() + " does not exist (" + shown + " is the nearest folder that does)";
+    return "its folder " + folder.string() + " does not exist (No such file or directory): the nearest folder that does is " +
+           shown;
 }
 
 } // namespace detail
