@@ -16,6 +16,10 @@ every path (type, inode, bytes, link target) before and after, and fails when:
 - an output that could not be written (no space left, a read-only or immutable folder) did not end
   the command with exit 3.
 
+- a file written beside one output by an earlier command of the case was replaced by a conversion
+  to another output (two outputs claiming one name: a quarter of the cases, and two fixed ones, run
+  two or three commands in one sandbox).
+
 A failing case prints its command line and what broke. Fixed cases (the walk of issue 65) run first.
 
     python3 output_rule_fuzz.py ASSBIN FIXTURES_DIR [--seconds S] [--seed N] [--python PY --module-dir DIR]
@@ -118,6 +122,8 @@ class Sandbox:
         shutil.copy(fixtures / "assimp-5.2.5/BLEND__BlenderDefault_250.blend.assbin", t / "d1.assbin")
         shutil.copy(fixtures / "assimp-5.2.5/3DS__cube_with_diffuse_texture.3DS.assbin", t / "cube.assbin")
         shutil.copy(fixtures / "assimp-5.2.5/SMD__triangle.smd.assbin", t / "sub/d3.assbin")
+        # Its texture is embedded: a 2024 AEM model and a .gltf of it both write an image beside them.
+        shutil.copy(fixtures / "assimp-5.2.5/glTF2__BoxTextured-glTF-Embedded__BoxTextured.gltf.assbin", t / "emb.assbin")
         shutil.copy(fixtures / "textures/3DS/test.png", t / "TEST.PNG")
         # A dump naming "ab.0.png", the name `-o ab.gltf` gives its first image, with that image beside it.
         data = (t / "cube.assbin").read_bytes().replace(b"TEST.PNG", b"ab.0.png")
@@ -133,7 +139,7 @@ class Sandbox:
         os.symlink("sub", t / "link_to_folder")
         os.symlink("/proc/self/fd/1", t / "link_to_stdout")
         os.symlink("nowhere.aem", t / "dangling.aem")
-        self.dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
+        self.dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin", "emb.assbin"]
         self.images = ["TEST.PNG", "ab.0.png"]
 
         self.immutable = self.full = None  # what the machine allows, said by main()
@@ -196,7 +202,7 @@ def random_output(rng, sandbox, extensions):
 def random_case(rng, sandbox, python):
     """A command line (a list), what it declares as reads, and how to know what it wrote."""
     verb = rng.choices(["convert", "dump", "cmp", "render", "python"], weights=[60, 15, 12, 5, 8 if python else 0])[0]
-    dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin"]
+    dumps = ["d1.assbin", "cube.assbin", "ab.assbin", "sub/d3.assbin", "link_to_dump.assbin", "emb.assbin"]
     glob = sorted(str(p.relative_to(sandbox)) for p in sandbox.glob("*.assbin"))  # the shell's `*.assbin`
     if verb == "convert":
         inputs = rng.choice([[rng.choice(dumps)], rng.sample(dumps, 2), glob, ["sub"], ["link_to_folder"],
@@ -261,7 +267,9 @@ def resolve(sandbox, name):
         return None
 
 
-def check_case(verb, args, reads, sandbox, before, after, run):
+def check_case(verb, args, reads, sandbox, before, after, run, claimed):
+    """What broke; `claimed` (path -> the output it was written beside, by the commands before this
+    one in the same sandbox) is updated with what this command wrote."""
     broken = []
     if run.returncode < 0:
         broken.append(f"crashed with signal {-run.returncode}")
@@ -280,6 +288,16 @@ def check_case(verb, args, reads, sandbox, before, after, run):
             declared.update(document.get("written", []))  # dump, render, cmp: the run's
             for record in document.get("files", []):  # convert: per file
                 declared.update(record.get("written", []))
+                owner = resolve(sandbox, record["output"])
+                for name in record.get("written", []):
+                    target = resolve(sandbox, name)
+                    if target is None or pathlib.Path(name).name == ".assbin-convert.log":
+                        continue  # the record is every output's, appended to
+                    if target in claimed and claimed[target] != owner and target in before and \
+                            before.get(target) != after.get(target):
+                        broken.append(f"{target}, written beside {claimed[target]} before, was replaced by the "
+                                      f"conversion to {owner}: two outputs claim one name")
+                    claimed[target] = owner
     else:
         declared.update(documented_outputs(verb, args, sandbox))
     cannot_write = re.search(r"No space left|Read-only file system|Operation not permitted", run.stderr + run.stdout)
@@ -319,8 +337,9 @@ def check_case(verb, args, reads, sandbox, before, after, run):
         target = resolve(sandbox, name)
         if target is None:
             continue
-        if (sandbox / target).is_dir():
-            protected.update(k for k in before if k.startswith(target + "/") and before[k][0] == "file")
+        if (sandbox / target).is_dir():  # what a verb reads in a folder: its dumps (and dump's empty markers)
+            protected.update(k for k in before if k.startswith(target + "/") and before[k][0] == "file"
+                             and before[k][3] in ("dump", "empty"))
         else:
             protected.add(target)
     for path in sorted(set(before) | set(after)):
@@ -352,6 +371,14 @@ def check_case(verb, args, reads, sandbox, before, after, run):
 
 
 FIXED_CASES = [
+    # One model to .gltf and to .aem in one folder, both orders, then again with --skip-existing: each
+    # format's images are its own (NAME.K.png beside a .gltf, NAME_K.png beside a 2024 model).
+    [("convert", ["convert", "emb.assbin", "-o", "both.gltf", "--json"], ["emb.assbin"]),
+     ("convert", ["convert", "emb.assbin", "-o", "both.aem", "--json"], ["emb.assbin"]),
+     ("convert", ["convert", "emb.assbin", "-o", "both.gltf", "--skip-existing", "--json"], ["emb.assbin"])],
+    [("convert", ["convert", "emb.assbin", "-o", "both.aem", "--skip-existing", "--json"], ["emb.assbin"]),
+     ("convert", ["convert", "emb.assbin", "-o", "both.gltf", "--skip-existing", "--json"], ["emb.assbin"]),
+     ("convert", ["convert", "emb.assbin", "-o", "both.aem", "--skip-existing", "--json"], ["emb.assbin"])],
     ("render", ["render", "--sheet", "cube.assbin", "d1.assbin", "ab.assbin", "--size", "16x16", "--json"],
      ["cube.assbin", "d1.assbin", "ab.assbin"]),
     ("render", ["render", "d1.assbin", "-o", "cube.assbin", "--size", "16x16", "--json"], ["d1.assbin"]),
@@ -397,33 +424,39 @@ def main(argv):
         k = 0
         while True:
             if k < len(FIXED_CASES):
-                verb, args, reads = FIXED_CASES[k]
+                fixed = FIXED_CASES[k]
+                commands = fixed if isinstance(fixed, list) else [fixed]
             elif time.monotonic() > deadline:
                 break
             else:
-                verb, args, reads = None, None, None
+                commands = None
             sandbox = template.fresh(work / f"case{k}")
-            if verb is None:
-                verb, args, reads = random_case(rng, sandbox, python)
+            if commands is None:
+                # One command, or (a quarter of the cases) two in the same sandbox: the second judged
+                # on what the first left, as a user's next command would be.
+                commands = [random_case(rng, sandbox, python) for _ in range(2 if rng.random() < 0.25 else 1)]
             k += 1
-            before = snapshot(sandbox)
-            drain = FifoDrain([sandbox / "pipe.fifo"])
-            command = args if verb == "python" else [assbin, *args]
-            try:
-                run = subprocess.run(command, cwd=sandbox, capture_output=True, timeout=20, env=environment)
-                run.stdout = run.stdout.decode("utf-8", "replace")
-                run.stderr = run.stderr.decode("utf-8", "replace")
-                broken = check_case(verb, args, reads, sandbox, before, snapshot(sandbox), run)
-            except subprocess.TimeoutExpired:
-                broken = ["hung (20 s)"]
-            drain.close()
-            cases += 1
-            if broken:
-                failed += 1
-                shown = " ".join(args if verb == "python" else ["assbin", *args])
-                print(f"FAILED   case {k - 1} (seed {seed}): {shown}")
-                for line in broken[:6]:
-                    print(f"         {line}")
+            claimed = {}
+            for step, (verb, args, reads) in enumerate(commands):
+                before = snapshot(sandbox)
+                drain = FifoDrain([sandbox / "pipe.fifo"])
+                command = args if verb == "python" else [assbin, *args]
+                try:
+                    run = subprocess.run(command, cwd=sandbox, capture_output=True, timeout=20, env=environment)
+                    run.stdout = run.stdout.decode("utf-8", "replace")
+                    run.stderr = run.stderr.decode("utf-8", "replace")
+                    broken = check_case(verb, args, reads, sandbox, before, snapshot(sandbox), run, claimed)
+                except subprocess.TimeoutExpired:
+                    broken = ["hung (20 s)"]
+                drain.close()
+                cases += 1
+                if broken:
+                    failed += 1
+                    shown = " ".join(args if verb == "python" else ["assbin", *args])
+                    earlier = " (after: " + " ; ".join(" ".join(c[1]) for c in commands[:step]) + ")" if step else ""
+                    print(f"FAILED   case {k - 1}.{step} (seed {seed}): {shown}{earlier}")
+                    for line in broken[:6]:
+                        print(f"         {line}")
             template.remove(sandbox)
     print(f"output rule: {cases} cases, {failed} failed (seed {seed}; {len(FIXED_CASES)} fixed cases first)")
     return 1 if failed else 0
