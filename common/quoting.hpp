@@ -15,8 +15,9 @@
 namespace assbin_common {
 
 // For display: control bytes as \xNN, cut after `max` bytes with "...", and between two `quote`
-// characters when one is given ('\'' in converter messages, '"' in `info` tables); the quote and the
-// backslash inside are then escaped (\" and \\), so a quoted name always ends where it seems to.
+// characters when one is given ('\'' in converter messages, '"' in `info` tables); the quote inside
+// is then written as a control byte is (\x22, \x27), so a quoted name always ends where it seems
+// to, and Windows paths keep their single backslashes.
 inline std::string printable(std::string_view text, size_t max = 200, char quote = '\0') {
     std::string out;
     if (quote != '\0') out += quote;
@@ -27,10 +28,7 @@ inline std::string printable(std::string_view text, size_t max = 200, char quote
             out += "...";
             break;
         }
-        if (quote != '\0' && (byte == quote || byte == '\\')) {
-            out += '\\';
-            out += byte;
-        } else if (c < 0x20 || c == 0x7F) {
+        if (c < 0x20 || c == 0x7F || (quote != '\0' && byte == quote)) {
             char buffer[8];
             std::snprintf(buffer, sizeof buffer, "\\x%02x", c);
             out += buffer;

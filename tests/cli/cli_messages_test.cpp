@@ -572,8 +572,8 @@ BOOST_AUTO_TEST_CASE(one_dump_named_twice_is_converted_once) {
     BOOST_TEST(contains(folder_and_file.out, "total: 2 converted, 0 failed"), folder_and_file.out);
 }
 
-// info quotes names with the quote inside escaped: a source name `<img src=x>"` shows as
-// "<img src=x>\"" (before, "<img src=x>"" ended where it seemed not to).
+// info quotes names with the quote inside escaped as a control byte is: a source name `<img src=x>"\`
+// shows as "<img src=x>\x22\" (before, "<img src=x>""\ ended where it seemed not to).
 BOOST_AUTO_TEST_CASE(info_escapes_a_quote_inside_a_quoted_name) {
     const TempDir temp;
     const fs::path named = temp.path() / "named.assbin";
@@ -582,7 +582,7 @@ BOOST_AUTO_TEST_CASE(info_escapes_a_quote_inside_a_quoted_name) {
     BOOST_TEST_REQUIRE(made.exit_code == 0, made.err);
     const auto info = run_cli({"info", named.string()});
     BOOST_TEST(info.exit_code == 0, info.err);
-    BOOST_TEST(contains(info.out, "source      \"<img src=x>\\\"\\\\\"\n"), info.out);
+    BOOST_TEST(contains(info.out, "source      \"<img src=x>\\x22\\\"\n"), info.out); // "<img src=x>\x22\"
 }
 
 // Mistyped words get a suggestion: a verb abbreviated or one typo away, an option with two letters
@@ -661,64 +661,6 @@ BOOST_AUTO_TEST_CASE(escapes_come_back_as_their_bytes) {
     BOOST_TEST(percent_decoded("%4") == "%4");
     BOOST_TEST(percent_decoded("%zz%41") == "%zzA");
     BOOST_TEST(percent_decoded("%00").size() == 1u);
-}
-
-// info quotes names with the quote inside escaped: a source name `<img src=x>"` shows as
-// "<img src=x>\"" (before, "<img src=x>"" ended where it seemed not to).
-BOOST_AUTO_TEST_CASE(info_escapes_a_quote_inside_a_quoted_name) {
-    const TempDir temp;
-    const fs::path named = temp.path() / "named.assbin";
-    const auto made = run_cli({"dump", fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string(), named.string(),
-                               "--source-name", "<img src=x>\"\\"});
-    BOOST_TEST_REQUIRE(made.exit_code == 0, made.err);
-    const auto info = run_cli({"info", named.string()});
-    BOOST_TEST(info.exit_code == 0, info.err);
-    BOOST_TEST(contains(info.out, "source      \"<img src=x>\\\"\\\\\"\n"), info.out);
-}
-
-// Mistyped words get a suggestion: a verb abbreviated or one typo away, an option with two letters
-// swapped ("--fromat"); -o with several inputs says how to keep its format (--out-dir alone gives AEM).
-BOOST_AUTO_TEST_CASE(mistyped_verbs_and_options_get_suggestions_that_keep_the_format) {
-    const auto conv = run_cli({"conv"});
-    BOOST_TEST(conv.exit_code == 2);
-    BOOST_TEST(contains(conv.err, "unknown verb 'conv' (did you mean convert?)"), conv.err);
-    BOOST_TEST(contains(run_cli({"rendr"}).err, "(did you mean render?)"));
-    BOOST_TEST(!contains(run_cli({"xyz"}).err, "did you mean"));
-    const std::string dump = fixture_path("assimp-5.2.5/SMD__triangle.smd.assbin").string();
-    BOOST_TEST(contains(run_cli({"convert", dump, "--fromat", "glb"}).err, "(did you mean --format?)"));
-    BOOST_TEST(contains(run_cli({"convert", dump, "--quantise"}).err, "(did you mean --quantize?)"));
-    const std::string other = fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin").string();
-    const auto several = run_cli({"convert", dump, other, "-o", "x.glb"});
-    BOOST_TEST(several.exit_code == 2);
-    BOOST_TEST(contains(several.err, "use --out-dir DIR --format glb to write one per dump"), several.err);
-    BOOST_TEST(contains(run_cli({"convert", dump, other, "-o", "x.aem"}).err, "use --out-dir DIR to write"));
-}
-
-// --help fits the width it is read at (COLUMNS, or the terminal's): at 60 columns no line of any
-// --help is wider, and every word is still there, in order.
-BOOST_AUTO_TEST_CASE(help_fits_the_columns_it_is_given) {
-    const auto words = [](const std::string& text) {
-        std::istringstream in(text);
-        std::string all, word;
-        while (in >> word)
-            all += word + ' ';
-        return all;
-    };
-    for (const std::string verb : {"", "convert", "render", "cmp", "dump", "info", "tree", "aem-info"}) {
-        const std::string command = std::string("COLUMNS=60 '") + ASSBIN_CLI_PATH + "' " + verb + " --help";
-        FILE* pipe = ::popen(command.c_str(), "r");
-        BOOST_REQUIRE(pipe != nullptr);
-        std::string narrow;
-        char buffer[4096];
-        for (size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
-            narrow.append(buffer, got);
-        BOOST_TEST(::pclose(pipe) == 0);
-        std::istringstream lines(narrow);
-        for (std::string line; std::getline(lines, line);)
-            BOOST_TEST(line.size() <= 60u, verb << ": " << line);
-        const auto wide = run_cli(verb.empty() ? std::vector<std::string>{"--help"} : std::vector<std::string>{verb, "--help"});
-        BOOST_TEST(words(narrow) == words(wide.out), verb);
-    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
