@@ -100,7 +100,12 @@ inline std::string temporary_name(const std::string& name, unsigned counter) {
 // device or FIFO is written into as a stream instead (see streaming()). Not copyable.
 class AtomicFile {
   public:
-    explicit AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+    // Whether the constructor creates the temporary, or leaves that to create() (for a caller that
+    // records the temporary's name first, with nothing allocated between the two: write_output.cpp).
+    enum class Creation { Now, Deferred };
+
+    explicit AtomicFile(std::filesystem::path target, Creation creation = Creation::Now)
+        : target_(std::move(target)) {
         if (!target_.has_filename()) throw WriteFailure(target_, "the output path names no file");
         try {
             streaming_ = check_output(target_) == OutputKind::Stream; // output_target.hpp's rule
@@ -130,19 +135,33 @@ class AtomicFile {
         }
         static unsigned counter = 0;
         name_ = temporary_name(place_.filename().string(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+        if (creation == Creation::Now) {
+            try {
+                create();
+            } catch (...) {
+                ::close(folder_fd_); // no destructor runs for a constructor that throws
+                throw;
+            }
+        }
+    }
+
+    // Creates the temporary (once; the constructor does unless told Creation::Deferred). Allocates
+    // nothing unless it fails.
+    void create() {
+        if (streaming_ || fd_ >= 0) return;
         fd_ = ::openat(folder_fd_, name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd_ < 0) {
             const std::string why = detail::errno_text();
-            ::close(folder_fd_);
             throw WriteFailure(target_, "cannot create a temporary file beside it (" + why + ")");
         }
+        created_ = true;
     }
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
 
     ~AtomicFile() {
         if (fd_ >= 0) ::close(fd_);
-        if (!published_) ::unlinkat(folder_fd_, name_.c_str(), 0);
+        if (created_ && !published_) ::unlinkat(folder_fd_, name_.c_str(), 0);
         if (folder_fd_ >= 0) ::close(folder_fd_);
     }
 
@@ -268,6 +287,7 @@ class AtomicFile {
     int fd_ = -1;
     bool published_ = false;
     bool streaming_ = false;
+    bool created_ = false; // the temporary exists (ours to remove unless published)
 };
 
 inline void write_file_atomically(const std::filesystem::path& target, std::span<const std::byte> bytes) {

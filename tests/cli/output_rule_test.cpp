@@ -557,50 +557,54 @@ BOOST_AUTO_TEST_CASE(an_output_folder_that_cannot_be_made_says_why, *assbin_test
 // of the signal (the shell's 130).
 BOOST_AUTO_TEST_CASE(an_interrupted_batch_says_what_was_finished_and_leaves_no_partial_file) {
     const TempDir temp;
-    const fs::path in = temp.path() / "in", out = temp.path() / "out", err = temp.path() / "stderr.txt";
+    const fs::path in = temp.path() / "in", err = temp.path() / "stderr.txt";
     fs::create_directories(in);
     for (int k = 0; k < 400; ++k)
         fs::copy_file(fixture_path("assimp-5.2.5/COB__dwarf.cob.assbin"),
                       in / ("d" + std::to_string(k) + ".assbin"));
-    const pid_t pid = ::fork();
-    BOOST_REQUIRE(pid >= 0);
-    if (pid == 0) {
-        const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 2);
-        const int null = ::open("/dev/null", O_WRONLY);
-        ::dup2(null, 1);
-        ::execl(ASSBIN_CLI_PATH, ASSBIN_CLI_PATH, "convert", in.c_str(), "--out-dir", out.c_str(), "--jobs",
-                "1", "--quiet", static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    // Interrupt once some outputs are in place (or after 10 s).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    const auto outputs = [&] {
-        std::error_code ignored;
-        size_t n = 0;
-        for (auto it = fs::directory_iterator(out, ignored); !ignored && it != fs::directory_iterator(); ++it)
-            n += it->path().extension() == ".aem";
-        return n;
-    };
-    while (outputs() < 3 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    const std::string said = slurp(err);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        BOOST_TEST_MESSAGE("the batch finished before the signal: nothing to check");
-        return;
-    }
-    BOOST_TEST(WIFSIGNALED(status));
-    BOOST_TEST((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT));
-    BOOST_TEST(contains(said, "assbin: interrupted: "), said);
-    BOOST_TEST(contains(said, " of 400 outputs finished and in place"), said);
-    BOOST_TEST(contains(said, "run again with --skip-existing to go on"), said);
-    for (const auto& entry : fs::directory_iterator(out)) {
-        BOOST_TEST(!entry.path().filename().string().starts_with("."), entry.path()); // no temporary
-        const auto check = run_cli({"aem-info", entry.path().string(), "--validate"});
-        BOOST_TEST(check.exit_code == 0, entry.path());
+    // Interrupted at several points, on one thread and on two (a temporary created by one thread
+    // while the handler ran on another was once left behind).
+    for (const auto& [threshold, jobs] : std::vector<std::pair<size_t, const char*>>{{3, "1"}, {1, "2"}, {10, "2"}, {30, "2"}}) {
+        const fs::path out = temp.path() / ("out" + std::to_string(threshold) + "-" + jobs);
+        const pid_t pid = ::fork();
+        BOOST_REQUIRE(pid >= 0);
+        if (pid == 0) {
+            const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(fd, 2);
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::execl(ASSBIN_CLI_PATH, ASSBIN_CLI_PATH, "convert", in.c_str(), "--out-dir", out.c_str(), "--jobs", jobs,
+                    "--quiet", static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Interrupt once some outputs are in place (or after 10 s).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        const auto outputs = [&] {
+            std::error_code ignored;
+            size_t n = 0;
+            for (auto it = fs::directory_iterator(out, ignored); !ignored && it != fs::directory_iterator(); ++it)
+                n += it->path().extension() == ".aem";
+            return n;
+        };
+        while (outputs() < threshold && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ::kill(pid, SIGINT);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        const std::string said = slurp(err);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            BOOST_TEST_MESSAGE("the batch finished before the signal: nothing to check");
+            continue;
+        }
+        BOOST_TEST((WIFSIGNALED(status) && WTERMSIG(status) == SIGINT), threshold << " " << jobs);
+        BOOST_TEST(contains(said, "assbin: interrupted: "), said);
+        BOOST_TEST(contains(said, " of 400 outputs finished and in place"), said);
+        BOOST_TEST(contains(said, "run again with --skip-existing to go on"), said);
+        for (const auto& entry : fs::directory_iterator(out)) {
+            BOOST_TEST(!entry.path().filename().string().starts_with("."), entry.path()); // no temporary
+            const auto check = run_cli({"aem-info", entry.path().string(), "--validate"});
+            BOOST_TEST(check.exit_code == 0, entry.path());
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace {
 
@@ -285,6 +286,13 @@ BOOST_AUTO_TEST_CASE(render_reports_what_it_wrote_and_warns_in_its_own_terms) {
                               "; 'assbin render FILE -o OUT.png' lists a file's warnings") != std::string::npos,
                tiles.out);
     BOOST_TEST(tiles.out.find("\"written\": [\n    \"" + sheet.string() + "\"\n  ]") != std::string::npos, tiles.out);
+    // --help says what a sheet draws: glTF files too (it said dumps and AEM files only).
+    std::istringstream help_words(run_cli({"render", "--help"}).out);
+    std::string help, word;
+    while (help_words >> word) // as read, whatever the columns the option text was wrapped at
+        help += word + ' ';
+    BOOST_TEST(help.find("(dumps, shortened dumps as their bounds, AEM files and glTF files)") != std::string::npos,
+               help);
 }
 
 BOOST_AUTO_TEST_CASE(golden_files_are_all_compared) {

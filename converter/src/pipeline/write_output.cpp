@@ -18,6 +18,10 @@
 #include <streambuf>
 #include <string>
 #include <system_error>
+
+#include <csignal>
+#include <ctime>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace assbin::converter {
@@ -37,8 +41,8 @@ std::array<TrackedTemporary, kTrackedSlots> g_tracked;
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads these flags");
 
 // Returns the slot index, or kTrackedSlots when every slot is taken (the file is then untracked).
-size_t track(const fs::path& temporary) {
-    const std::string text = temporary.string();
+// Allocates nothing: it runs where a signal handler may hold the allocator's lock.
+size_t track(const std::string& text) {
     if (text.empty() || text.size() >= PATH_MAX) return kTrackedSlots; // empty: a stream, nothing to remove
     for (size_t slot = 0; slot < kTrackedSlots; ++slot) {
         int expected = 0;
@@ -53,6 +57,42 @@ size_t track(const fs::path& temporary) {
 void untrack(size_t slot) {
     if (slot < kTrackedSlots) g_tracked[slot].state.store(0);
 }
+
+// Threads between tracking a temporary and creating it. The signals that end a batch are blocked on
+// such a thread, so the handler never runs in that window on it; a handler on another thread waits
+// for the count to fall before its last sweep (before, a SIGINT between the two left a temporary).
+// The window allocates nothing and makes one system call (openat), so it always closes: a handler
+// that interrupted a thread holding the allocator's lock cannot keep it open.
+std::atomic<int> g_creating{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads this count");
+// Set by remove_pending_outputs(): the process is ending, and no new temporary is created after it
+// swept (a creator counts itself first, then looks; the handler sets this, then waits for the count).
+std::atomic<bool> g_ending{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler writes this flag");
+
+// Blocks SIGINT, SIGTERM and SIGHUP on this thread and counts it as creating, for its lifetime.
+class CreatingTemporary {
+  public:
+    CreatingTemporary() {
+        sigset_t ending;
+        sigemptyset(&ending);
+        for (const int signal_number : {SIGINT, SIGTERM, SIGHUP})
+            sigaddset(&ending, signal_number);
+        pthread_sigmask(SIG_BLOCK, &ending, &previous_);
+        g_creating.fetch_add(1);
+    }
+    // Whether the process is ending: nothing may be created now.
+    bool ending() const { return g_ending.load(); }
+    ~CreatingTemporary() {
+        g_creating.fetch_sub(1);
+        pthread_sigmask(SIG_SETMASK, &previous_, nullptr); // a pending signal is delivered now
+    }
+    CreatingTemporary(const CreatingTemporary&) = delete;
+    CreatingTemporary& operator=(const CreatingTemporary&) = delete;
+
+  private:
+    sigset_t previous_;
+};
 
 // An output stream straight into a temporary: aem::write_model streams its sections through a
 // small buffer of its own, so the model is never copied whole in memory (for a 56 MB model, that
@@ -101,8 +141,20 @@ class PendingFiles {
     void add(const fs::path& target, const std::function<void(assbin_common::AtomicFile&)>& fill,
              bool flush) {
         try {
-            files_.push_back(std::make_unique<assbin_common::AtomicFile>(target));
-            slots_.push_back(track(files_.back()->temporary()));
+            files_.push_back(
+                std::make_unique<assbin_common::AtomicFile>(target, assbin_common::AtomicFile::Creation::Deferred));
+            const std::string temporary = files_.back()->temporary().string();
+            slots_.reserve(slots_.size() + 1);
+            bool interrupted = false;
+            {
+                const CreatingTemporary window; // tracked, then created, with no signal in between
+                interrupted = window.ending();
+                if (!interrupted) {
+                    slots_.push_back(track(temporary));
+                    files_.back()->create(); // a failure throws after the window (the destructor closes it)
+                }
+            }
+            if (interrupted) throw aem::Error(aem::ErrorCode::Io, target.string() + ": not written: interrupted");
             fill(*files_.back());
             if (flush) files_.back()->finish();
         } catch (const assbin_common::WriteFailure& failure) {
@@ -153,9 +205,21 @@ class PendingFiles {
 } // namespace
 
 void remove_pending_outputs() noexcept {
-    for (TrackedTemporary& tracked : g_tracked) {
-        if (tracked.state.load() == 2) ::unlink(tracked.path); // async-signal-safe
+    g_ending.store(true);
+    const auto sweep = [] {
+        for (TrackedTemporary& tracked : g_tracked) {
+            if (tracked.state.load() == 2) ::unlink(tracked.path); // async-signal-safe
+        }
+    };
+    sweep();
+    // A thread creating a temporary has the signals blocked (the handler is not on it): wait for its
+    // one system call (up to 30 s, for a file system that stalls), then sweep again.
+    if (g_creating.load() == 0) return;
+    for (int waited = 0; waited < 30000 && g_creating.load() > 0; ++waited) {
+        const timespec millisecond{0, 1000000};
+        ::nanosleep(&millisecond, nullptr); // async-signal-safe
     }
+    sweep();
 }
 
 namespace {
