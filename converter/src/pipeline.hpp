@@ -534,6 +534,13 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
                         const ConvertOptions& options, aem::Model& model, Report& report);
 
+// key_reduction.cpp: removes keys from `keys` (strictly increasing times) while each removed key's
+// value stays within `tolerance` (a distance; for rotations, unit quaternions as (x, y, z, w), an
+// angle in radians) of what the kept keys interpolate at its time, as glTF and AEM play them (lerp;
+// shortest-path slerp). The first and last keys stay; a track within the tolerance of its first
+// value becomes that key alone. Returns how many keys went. Linear in the keys.
+size_t reduce_keys(std::vector<TimedKey>& keys, double tolerance, bool rotation);
+
 // key_tracks.cpp: one track of channel `channel` of animation `animation` as every writer plays it,
 // in strictly increasing times (empty: no usable key); what making it met is added to `tally`.
 std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
