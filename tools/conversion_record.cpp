@@ -188,6 +188,7 @@ std::string options_key(const converter::ConvertOptions& o) {
          << (o.compress_textures ? "bc5+bc7" : "none") << '|' << o.keep_embedded_bytes;
     for (const fs::path& folder : o.texture_folders)
         text << '|' << folder.string();
+    if (o.key_error > 0) text << "|key-error=" << o.key_error; // absent at 0: older records still match
     if (o.format != converter::OutputFormat::Aem)
         text << "|format=" << converter::format_name(o.format) << "|quantize=" << o.quantize
              << "|meshopt=" << o.meshopt;

@@ -77,6 +77,7 @@ constexpr std::string_view kUsage =
     "assbin convert IN... [-o OUT.aem|OUT.glb|OUT.gltf | --out-dir DIR] [--format aem|glb|gltf]\n"
     "                      [--uv-channel N] [--ticks-per-second F]\n"
     "                      [--crease-angle DEG] [--layout 2024|2025] [--keep-meshes] [--no-optimize]\n"
+    "                      [--key-error E]\n"
     "                      [--quantize] [--meshopt] [--texture-dir DIR]... [--max-texture-size N] "
     "[--compress] "
     "[--keep-embedded-bytes]\n"
@@ -374,7 +375,7 @@ std::atomic<size_t> g_outputs_total{0}, g_outputs_finished{0}, g_outputs_failed{
 static_assert(std::atomic<size_t>::is_always_lock_free);
 
 void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool json, Totals& totals,
-                    converter::OutputFormat format_of_output) {
+                    converter::OutputFormat format_of_output, double key_error) {
     (outcome.ok ? g_outputs_finished : g_outputs_failed).fetch_add(1, std::memory_order_relaxed);
     if (json) {
         totals.records.push_back({job.input.string(), job.output.string(),
@@ -423,6 +424,9 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool jso
               << counted(outcome.warnings.size(), "warning") << "; "
               << geometry_change(s.source_vertices, s.vertices, s.source_vertices_transformed,
                                  s.vertices_transformed, s.triangles, s.source_meshes, s.meshes)
+              << (key_error > 0 && s.keys + s.keys_removed > 0
+                      ? "; keys: " + with_thousands(s.keys + s.keys_removed) + " -> " + with_thousands(s.keys)
+                      : std::string())
               << std::endl;
     for (const std::string& warning : outcome.warnings)
         std::cerr << "assbin: warning: " << job.input.string() << ": " << warning << "\n";
@@ -485,7 +489,7 @@ class JobRunner {
             lock.unlock();
             bar.clear();
             report_outcome(jobs_[j], outcome, settings_.quiet, settings_.json, totals,
-                           settings_.options.format);
+                           settings_.options.format, settings_.options.key_error);
             bar.draw(j + 1, totals.failed);
         }
         bar.clear();
@@ -653,7 +657,7 @@ void write_dropped_json(JsonWriter& json, const converter::ConvertStats& s) {
     json.end_object();
 }
 
-void print_json_report(const Totals& totals, double seconds) {
+void print_json_report(const Totals& totals, double seconds, double key_error) {
     JsonWriter json(std::cout);
     json.begin_object();
     json.key("files");
@@ -687,6 +691,10 @@ void print_json_report(const Totals& totals, double seconds) {
             json.field("meshes", s.meshes);
             json.field("bones", s.bones);
             json.field("animations", s.animations);
+            if (key_error > 0) { // the keys before and after --key-error (absent without it)
+                json.field("keys_before", s.keys + s.keys_removed);
+                json.field("keys", s.keys);
+            }
             json.field("textures_written", s.textures_written);
             json.field("source_vertices", s.source_vertices);
             json.field("source_meshes", s.source_meshes);
@@ -730,6 +738,9 @@ po::options_description describe_options() {
         "playback rate for animations that give 0 ticks per second")(
         "crease-angle", po::value<double>()->default_value(60.0),
         "generated normals are split where faces meet at more than DEG degrees, 0..180")(
+        "key-error", po::value<double>()->default_value(0.0),
+        "animation keys are removed while no vertex moves more than E x the model's size (its bounding "
+        "box's diagonal at rest) at any key time, 0..0.1 (0: every key kept)")(
         "layout", po::value<std::string>()->default_value("2024"),
         "AEM layout: 2024 (the specification this project implements) or 2025 (what today's AEM runtime, "
         "viewer and game load: named joints, tracks, textures stored as pixels)")(
@@ -778,6 +789,9 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     if (uv < 0 || uv > 7) return refuse("--uv-channel must be 0..7");
     if (!std::isfinite(tps) || tps <= 0) return refuse("--ticks-per-second must be a positive number");
     if (!(crease >= 0 && crease <= 180)) return refuse("--crease-angle must be 0..180");
+    const double key_error = vm["key-error"].as<double>();
+    if (!(key_error >= 0 && key_error <= 0.1))
+        return refuse("--key-error must be 0..0.1 (a fraction of the model's size, such as 1e-4)");
     if (vm.count("output") && vm.count("out-dir")) return refuse("-o and --out-dir exclude each other");
     std::optional<converter::OutputFormat> format;
     if (vm.count("format")) {
@@ -832,6 +846,7 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     settings.options.uv_channel = static_cast<uint32_t>(uv);
     settings.options.default_ticks_per_second = tps;
     settings.options.crease_angle_degrees = static_cast<float>(crease);
+    settings.options.key_error = key_error;
     settings.options.keep_embedded_bytes = vm.count("keep-embedded-bytes") > 0;
     settings.given.ticks_per_second = !vm["ticks-per-second"].defaulted();
     settings.given.crease_angle = !vm["crease-angle"].defaulted();
@@ -1033,7 +1048,7 @@ int run_convert(const std::vector<std::string>& args) {
     const Totals totals = run_jobs(jobs, *settings);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (settings->json) {
-        print_json_report(totals, seconds);
+        print_json_report(totals, seconds, settings->options.key_error);
     } else if (jobs.size() > 1 && !settings->quiet) {
         char time[32];
         std::snprintf(time, sizeof time, "%.2f", seconds);

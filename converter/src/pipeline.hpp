@@ -155,6 +155,8 @@ struct TimedKey {
 };
 
 struct KeyTally {
+    size_t kept = 0;            // keys of the tracks made (after any reduction)
+    size_t removed = 0;         // keys the reduction removed (options.key_error)
     size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
     size_t reordered = 0;       // tracks whose keys were not in time order
     size_t equal_time_runs = 0; // times that carry several keys
@@ -364,6 +366,15 @@ MaterialKeys read_material_keys(const assbin::Material& material);
 
 // ---- prepare_scene.cpp: what every writer starts from ----
 
+// key_tolerances.cpp: per animation, per channel, how far its translation, rotation (radians) and
+// scale tracks may stray so that no vertex moves more than key_error x model_size at a source key
+// time (0: keep every key of that track). Empty when key_error is 0 or the model has no vertex.
+struct KeyTolerances {
+    std::vector<std::vector<std::array<double, 3>>> of_channel;
+    double model_size = 0; // the diagonal of the model's bounding box at rest
+    size_t chain = 0;      // the most animated nodes on one chain (the budget is shared among them)
+};
+
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
 // transforms and (node, mesh) references, the animation channels matched to nodes, every mesh's
 // faces sorted, every skinned mesh's bone weights grouped by vertex and its bones' nodes, the
@@ -388,6 +399,8 @@ struct PreparedScene {
     // keys themselves are made track by track as a writer lays them out (track_keys), so that they
     // are never all held twice beside the dump's and the output's.
     std::vector<double> ticks_per_second;
+    // With options.key_error: how far each track may stray (key_tolerances).
+    KeyTolerances key_tolerances;
 };
 
 // Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
@@ -531,8 +544,12 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 
 // Appends every animation (name, duration, bones × sequences) and its keyframes to `model`.
 // Throws ConvertError (NameTooLong) for an animation name the AEM field cannot hold.
-void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
+// Returns the keys made and removed by the reduction (KeyTally's kept and removed), summed.
+KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
                         const ConvertOptions& options, aem::Model& model, Report& report);
+
+// key_tolerances.cpp: the tolerances for ConvertOptions::key_error (see KeyTolerances).
+KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& prepared, double key_error);
 
 // key_reduction.cpp: removes keys from `keys` (strictly increasing times) while each removed key's
 // value stays within `tolerance` (a distance; for rotations, unit quaternions as (x, y, z, w), an

@@ -334,7 +334,7 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             uv_channel: int = 0, ticks_per_second: float = 25.0, crease_angle: float = 60.0,
             optimize: bool = True, keep_meshes: bool = False, keep_embedded_bytes: bool = False,
             max_texture_size: int = 0, threads: int = 1, format: Optional[str] = None,
-            quantize: bool = False, meshopt: bool = False, strict: bool = False,
+            quantize: bool = False, meshopt: bool = False, key_error: float = 0.0, strict: bool = False,
             max_inflated_mb: Optional[int] = None, max_inflate_ratio: Optional[int] = None,
             max_node_depth: Optional[int] = None, max_allocation_ratio: Optional[int] = None) -> ConvertResult:
     """Converts a full dump (path or Scene) to an AEM model or a glTF 2.0 file, as `assbin convert` does.
@@ -344,7 +344,9 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     a .gltf needs a destination (its .bin and images go beside it); `quantize` writes glTF with
     KHR_mesh_quantization (as `--quantize`), `meshopt` with EXT_meshopt_compression. `layout`, `compress`,
     `max_texture_size`, `uv_channel`, `crease_angle`, `keep_meshes` and `keep_embedded_bytes`
-    are AEM's; `texture_dirs` serves the 2025 layout and glTF.
+    are AEM's; `texture_dirs` serves the 2025 layout and glTF. `key_error` (as `--key-error`)
+    removes animation keys while no vertex moves more than that fraction of the model's size at any
+    key time (every format; 0 keeps every key); stats["keys"] and stats["keys_removed"] count them.
 
     With `destination`, the model and its textures are written there atomically; without, the
     model is returned in memory (ConvertResult.model). `layout` is 2024 (the specification) or
@@ -365,13 +367,16 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     uv_channel = _number("uv_channel", uv_channel, maximum=7)
     max_texture_size = _number("max_texture_size", max_texture_size, maximum=_UINT32)
     limits = _read_limits(max_inflated_mb, max_inflate_ratio, max_node_depth, max_allocation_ratio, threads)
-    for name, value in (("ticks_per_second", ticks_per_second), ("crease_angle", crease_angle)):
+    for name, value in (("ticks_per_second", ticks_per_second), ("crease_angle", crease_angle),
+                        ("key_error", key_error)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"{name} must be a number, not {type(value).__name__}")
     if not 0 < ticks_per_second < float("inf"):
         raise ValueError(f"ticks_per_second must be a finite number above 0, not {ticks_per_second!r}")
     if not 0 <= crease_angle <= 180:
         raise ValueError(f"crease_angle must be 0 to 180 degrees, not {crease_angle!r}")
+    if not 0 <= key_error <= 0.1:
+        raise ValueError(f"key_error must be 0 to 0.1 (a fraction of the model's size, such as 1e-4), not {key_error!r}")
     named = None
     if destination is not None:
         if not isinstance(destination, (str, bytes, _os.PathLike)):
@@ -411,7 +416,7 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
                                   layout, compress, [_os.fsdecode(f) for f in texture_dirs], uv_channel,
                                   float(ticks_per_second), float(crease_angle), optimize, keep_meshes,
                                   keep_embedded_bytes, max_texture_size, limits.pop("threads"), format, quantize,
-                                  meshopt, strict, **limits)
+                                  meshopt, float(key_error), strict, **limits)
     except ConvertError as error:
         if error.filename is None and not isinstance(source_argument, Scene):
             error.filename = _os.fsdecode(source_argument)

@@ -61,6 +61,8 @@ py::dict stats_dict(const converter::ConvertStats& s) {
     ASSBIN_STAT(cameras);
     ASSBIN_STAT(lights);
     ASSBIN_STAT(nodes);
+    ASSBIN_STAT(keys);
+    ASSBIN_STAT(keys_removed);
 #undef ASSBIN_STAT
     return d;
 }
@@ -74,7 +76,7 @@ void bind_convert(py::module_& m) {
            bool compress, std::vector<std::filesystem::path> texture_dirs, uint32_t uv_channel,
            double ticks_per_second, float crease_angle, bool optimize, bool keep_meshes,
            bool keep_embedded_bytes, uint32_t max_texture_size, unsigned threads, const std::string& format,
-           bool quantize, bool meshopt, bool strict, std::optional<uint64_t> max_inflated_mb,
+           bool quantize, bool meshopt, double key_error, bool strict, std::optional<uint64_t> max_inflated_mb,
            std::optional<uint64_t> max_inflate_ratio, std::optional<uint32_t> max_node_depth,
            std::optional<uint64_t> max_allocation_ratio) {
             if (layout != 2024 && layout != 2025) throw py::value_error("layout must be 2024 or 2025");
@@ -86,6 +88,7 @@ void bind_convert(py::module_& m) {
             if (!(ticks_per_second > 0)) throw py::value_error("ticks_per_second must be positive");
             if (!(crease_angle >= 0 && crease_angle <= 180))
                 throw py::value_error("crease_angle must be 0..180");
+            if (!(key_error >= 0 && key_error <= 0.1)) throw py::value_error("key_error must be 0..0.1");
             converter::ConvertOptions options;
             options.format = format == "glb"    ? converter::OutputFormat::Glb
                              : format == "gltf" ? converter::OutputFormat::Gltf
@@ -98,6 +101,7 @@ void bind_convert(py::module_& m) {
             options.uv_channel = uv_channel;
             options.default_ticks_per_second = ticks_per_second;
             options.crease_angle_degrees = crease_angle;
+            options.key_error = key_error;
             options.optimize = optimize;
             options.keep_meshes = keep_meshes;
             options.keep_embedded_bytes = keep_embedded_bytes;
@@ -179,7 +183,7 @@ void bind_convert(py::module_& m) {
         py::arg("texture_dirs"), py::arg("uv_channel"), py::arg("ticks_per_second"), py::arg("crease_angle"),
         py::arg("optimize"), py::arg("keep_meshes"), py::arg("keep_embedded_bytes"),
         py::arg("max_texture_size"), py::arg("threads"), py::arg("format"), py::arg("quantize"),
-        py::arg("meshopt"), py::arg("strict"), py::arg("max_inflated_mb"), py::arg("max_inflate_ratio"),
+        py::arg("meshopt"), py::arg("key_error"), py::arg("strict"), py::arg("max_inflated_mb"), py::arg("max_inflate_ratio"),
         py::arg("max_node_depth"), py::arg("max_allocation_ratio"));
 }
 

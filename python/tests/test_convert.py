@@ -156,3 +156,15 @@ def test_gltf_out_by_extension_or_format(tmp_path):
     assert b"EXT_meshopt_compression" in assbin.convert(skin, format="glb", meshopt=True).data
     with pytest.raises(ValueError, match="quantize is a glTF option"):
         assbin.convert(skin, quantize=True)
+
+
+def test_key_error_removes_keys_within_its_bound_and_zero_keeps_them():
+    every = assbin.convert(fixture("X__anim_test.x.assbin"))
+    reduced = assbin.convert(fixture("X__anim_test.x.assbin"), key_error=1e-4)
+    assert every.stats["keys_removed"] == 0
+    assert reduced.stats["keys_removed"] > 0
+    assert reduced.stats["keys"] + reduced.stats["keys_removed"] == every.stats["keys"]
+    with pytest.raises(ValueError, match="key_error must be 0 to 0.1"):
+        assbin.convert(fixture("X__anim_test.x.assbin"), key_error=0.5)
+    with pytest.raises(TypeError, match="key_error must be a number"):
+        assbin.convert(fixture("X__anim_test.x.assbin"), key_error="1e-4")

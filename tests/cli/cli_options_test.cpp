@@ -10,6 +10,7 @@
 
 using assbin_cli_test::contains;
 using assbin_cli_test::fixture;
+using assbin_cli_test::read_text;
 using assbin_test::fixture_path;
 using assbin_test::run_cli;
 using assbin_test::TempDir;
@@ -234,6 +235,33 @@ BOOST_AUTO_TEST_CASE(format_names_take_any_case_as_extensions_do) {
     BOOST_TEST(result.exit_code == 0, result.err);
     BOOST_TEST(fs::exists(temp.path() / "SMD__triangle.smd.glb"));
     BOOST_TEST(run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "--format", "png"}).exit_code == 2);
+}
+
+// --key-error: the line and --json say the keys before and after; 0 (the default) writes what it
+// always did and says nothing of keys; a value outside 0..0.1 is a usage error; --skip-existing
+// converts again when it changes.
+BOOST_AUTO_TEST_CASE(convert_key_error_reports_keys_and_zero_changes_nothing) {
+    const TempDir dir;
+    const fs::path input = dir / "anim.x.assbin";
+    fs::copy_file(fixture("X__anim_test.x.assbin"), input);
+    const auto plain = run_cli({"convert", input.string(), "-o", (dir / "plain.aem").string()});
+    const auto zero = run_cli({"convert", input.string(), "-o", (dir / "zero.aem").string(), "--key-error", "0"});
+    BOOST_TEST(plain.exit_code == 0, plain.err);
+    BOOST_TEST(!contains(plain.out, "keys:"));
+    BOOST_TEST(read_text(dir / "plain.aem") == read_text(dir / "zero.aem"));
+    const auto reduced = run_cli({"convert", input.string(), "-o", (dir / "reduced.aem").string(), "--key-error", "1e-4"});
+    BOOST_TEST(reduced.exit_code == 0, reduced.err);
+    BOOST_TEST(contains(reduced.out, "; keys: 288 -> "), reduced.out);
+    BOOST_TEST(read_text(dir / "reduced.aem").size() < read_text(dir / "plain.aem").size());
+    const auto json = run_cli({"convert", input.string(), "-o", (dir / "j.glb").string(), "--key-error", "1e-4", "--json"});
+    BOOST_TEST(contains(json.out, "\"keys_before\": "), json.out);
+    BOOST_TEST(!contains(run_cli({"convert", input.string(), "-o", (dir / "k.glb").string(), "--json"}).out, "keys_before"));
+    const auto wrong = run_cli({"convert", input.string(), "-o", (dir / "w.aem").string(), "--key-error", "0.5"});
+    BOOST_TEST(wrong.exit_code == 2);
+    BOOST_TEST(contains(wrong.err, "--key-error must be 0..0.1"));
+    BOOST_TEST(run_cli({"convert", input.string(), "--skip-existing"}).exit_code == 0);
+    BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date"));
+    BOOST_TEST(!contains(run_cli({"convert", input.string(), "--skip-existing", "--key-error", "1e-4"}).out, "up to date"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

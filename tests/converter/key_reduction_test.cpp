@@ -3,8 +3,18 @@
 // tolerance of every source key at its time; a track holding one value becomes one key; straight
 // runs and steady turns lose almost every key; a million-key track is reduced in one pass.
 #include "pipeline.hpp"
+#include "support/fixtures.hpp"
+#include "support/gltf_read.hpp"
+
+#include <aem/pose.hpp>
+#include <assbin/converter/convert.hpp>
+#include <assbin/reader.hpp>
 
 #include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
 
 #include <cmath>
 #include <functional>
@@ -130,6 +140,141 @@ BOOST_AUTO_TEST_CASE(sign_flips_are_the_same_rotation) {
     reduce_keys(flips, 1e-4, true);
     BOOST_TEST(flips.size() < 20u);
     BOOST_TEST(largest_error(source, flips, true) <= 1e-4);
+}
+
+namespace {
+
+// Every key time of animation `a` of an AEM model (the source key times: the model keeps every key).
+std::set<float> key_times(const aem::Model& model, uint32_t a) {
+    std::set<float> times;
+    for (size_t b = 0; b < model.bones.size(); ++b) {
+        const aem::Sequence& sequence = model.sequences[model.animations[a].first_sequence + b];
+        for (const aem::KeyRange& range : {sequence.position, sequence.rotation, sequence.scale})
+            for (uint32_t k = range.first; k < range.first + range.count; ++k)
+                times.insert(model.keyframes[k].time);
+    }
+    return times;
+}
+
+double diagonal(const aem::Model& model) {
+    Eigen::Vector3f low = Eigen::Vector3f::Constant(INFINITY), high = -low;
+    for (const aem::Vertex& vertex : model.vertices) {
+        low = low.cwiseMin(vertex.position);
+        high = high.cwiseMax(vertex.position);
+    }
+    return model.vertices.empty() ? 0.0 : double((high - low).norm());
+}
+
+struct Measured {
+    double worst = 0; // the largest vertex distance, as a fraction of the model's size
+    size_t keys_before = 0, keys_after = 0, times = 0;
+};
+
+// Both AEM layouts: the reduced model against the full one, vertex by vertex at every source key time.
+Measured measure_aem(const assbin::Scene& scene, aem::Layout layout, double key_error) {
+    assbin::converter::ConvertOptions options;
+    options.layout = layout;
+    const auto full = assbin::converter::convert(scene, options);
+    options.key_error = key_error;
+    const auto reduced = assbin::converter::convert(scene, options);
+    BOOST_REQUIRE(full.model.vertices.size() == reduced.model.vertices.size());
+    Measured measured{0, full.stats.keys, reduced.stats.keys, 0};
+    const double size = diagonal(full.model);
+    for (uint32_t a = 0; a < full.model.animations.size(); ++a) {
+        for (const float t : key_times(full.model, a)) {
+            const aem::Pose want = aem::evaluate_pose(full.model, a, t), got = aem::evaluate_pose(reduced.model, a, t);
+            for (uint32_t v = 0; v < full.model.vertices.size(); ++v) {
+                const double distance = (aem::skinned_position(full.model, want, v) -
+                                         aem::skinned_position(reduced.model, got, v)).cast<double>().norm();
+                measured.worst = std::max(measured.worst, size > 0 ? distance / size : 0.0);
+            }
+            ++measured.times;
+        }
+    }
+    return measured;
+}
+
+// glTF: every primitive's posed vertices, by the tests' own glTF evaluator, at the same times.
+Measured measure_gltf(const assbin::Scene& scene, double key_error) {
+    assbin::converter::ConvertOptions options;
+    options.format = assbin::converter::OutputFormat::Glb;
+    const auto full = assbin::converter::convert(scene, options);
+    options.key_error = key_error;
+    const auto reduced = assbin::converter::convert(scene, options);
+    const auto want = assbin_test::gltf::Document::from_glb(full.encoded);
+    const auto got = assbin_test::gltf::Document::from_glb(reduced.encoded);
+    assbin::converter::ConvertOptions aem_options; // the source key times, as the full AEM model keeps them
+    const auto times_model = assbin::converter::convert(scene, aem_options);
+    Measured measured{0, full.stats.keys, reduced.stats.keys, 0};
+    const double size = diagonal(times_model.model);
+    const auto& nodes = want.list("nodes");
+    for (uint32_t a = 0; a < times_model.model.animations.size() && a < want.list("animations").size(); ++a) {
+        for (const float t : key_times(times_model.model, a)) {
+            if (t < 0) continue; // glTF times start at 0
+            const auto pose_want = want.pose(a, t), pose_got = got.pose(a, t);
+            for (size_t n = 0; n < nodes.size(); ++n) {
+                if (!nodes[n].contains("mesh")) continue;
+                const size_t primitives = want.list("meshes")[nodes[n]["mesh"].get<size_t>()]["primitives"].size();
+                for (size_t p = 0; p < primitives; ++p) {
+                    const auto a_points = want.posed_vertices(pose_want, n, p), b_points = got.posed_vertices(pose_got, n, p);
+                    BOOST_REQUIRE(a_points.size() == b_points.size());
+                    for (size_t v = 0; v < a_points.size(); ++v)
+                        measured.worst = std::max(measured.worst, size > 0 ? (a_points[v] - b_points[v]).norm() / size : 0.0);
+                }
+            }
+            ++measured.times;
+        }
+    }
+    return measured;
+}
+
+} // namespace
+
+// Every animated fixture converted with key_error E poses within E (plus float noise, 1e-6) of the
+// same conversion with every key, at every source key time: in both AEM layouts by the AEM pose
+// evaluator, in glTF by the tests' glTF evaluator.
+// ASSBIN_KEY_ERROR_FOLDER names another folder to sweep (CTest's corpus_key_error: the corpus).
+BOOST_AUTO_TEST_CASE(every_animated_fixture_poses_within_the_key_error) {
+    size_t files = 0, before = 0, after = 0;
+    const char* folder = std::getenv("ASSBIN_KEY_ERROR_FOLDER");
+    double worst = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(
+             folder ? std::filesystem::path(folder) : assbin_test::fixture_path("assimp-5.2.5"))) {
+        if (!entry.is_regular_file() || entry.path().extension() != ".assbin") continue;
+        assbin::Scene scene;
+        try {
+            scene = assbin::read_file(entry.path());
+        } catch (const std::exception&) {
+            continue; // unreadable fixtures are other tests' business
+        }
+        if (scene.animations.empty() || scene.is_shortened() || scene.meshes.empty()) continue;
+        try {
+            (void)assbin::converter::convert(scene);
+        } catch (const assbin::converter::ConvertError&) {
+            continue; // refused for other reasons (no triangles, ...)
+        }
+        ++files;
+        const std::string name = entry.path().filename().string();
+        for (const double error : {1e-4, 1e-5}) {
+            for (const aem::Layout layout : {aem::Layout::Edition2024, aem::Layout::Edition2025}) {
+                const Measured m = measure_aem(scene, layout, error);
+                worst = std::max(worst, m.worst / error);
+                BOOST_TEST(m.worst <= error + 1e-6, name << " AEM " << int(layout) << " at " << error << ": " << m.worst);
+                BOOST_TEST(m.keys_after <= m.keys_before, name);
+                if (layout == aem::Layout::Edition2024 && error == 1e-4) {
+                    before += m.keys_before;
+                    after += m.keys_after;
+                }
+            }
+            const Measured g = measure_gltf(scene, error);
+            worst = std::max(worst, g.worst / error);
+            BOOST_TEST(g.worst <= error + 1e-6, name << " glTF at " << error << ": " << g.worst);
+        }
+    }
+    BOOST_TEST(files >= 8u);
+    BOOST_TEST(after < before);
+    BOOST_TEST_MESSAGE(files << " animated files; AEM keys at 1e-4: " << before << " -> " << after
+                             << "; the largest error measured: " << worst << " x the key error");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -153,6 +153,8 @@ void write_animations(Build& build) {
     const auto say = [&](size_t count, const std::string& text) {
         if (count > 0) build.report.warn(text);
     };
+    build.stats.keys = tally.keys.kept;
+    build.stats.keys_removed = tally.keys.removed;
     say(empty, detail::count_of(empty, "animation drives", "animations drive") +
                    " no node with a usable key and is left out (a glTF animation needs a channel)");
     say(tally.keys.dropped, detail::count_of(tally.keys.dropped, "key", "keys") +

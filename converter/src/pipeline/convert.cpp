@@ -309,7 +309,9 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     if (!options.optimize) generate_baked_tangents(emitted, options, result);
     optimize_geometry(emitted, options, result, report);
     clock.lap("tangents+optimize");
-    convert_animations(scene, skeleton, prepared, options, result.model, report);
+    const KeyTally keys = convert_animations(scene, skeleton, prepared, options, result.model, report);
+    result.stats.keys = keys.kept;
+    result.stats.keys_removed = keys.removed;
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
         convert_to_layout_2025(scene, prepared.materials, skeleton, options, result, report);

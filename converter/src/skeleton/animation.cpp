@@ -189,7 +189,7 @@ void report_tally(const assbin::Scene& scene, size_t a, const KeyTally& tally, R
 // Animation `a`: its record, then one sequence per bone in bone order.
 void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& skeleton,
                        const PreparedScene& prepared, const ConvertOptions& options, RestKeys& rest,
-                       aem::Model& model, Report& report) {
+                       aem::Model& model, Report& report, KeyTally& keys) {
     const assbin::Animation& source = scene.animations[a];
     const ChannelTargets& channels = prepared.channels;
     const double tps = prepared.ticks_per_second[a];
@@ -220,15 +220,19 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
             channel_sequence(scene, prepared, a, static_cast<size_t>(c), rest, b, model, tally));
     }
     report_tally(scene, a, tally, report);
+    keys.kept += tally.kept;
+    keys.removed += tally.removed;
 }
 
 } // namespace
 
-void convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
-                        const ConvertOptions& options, aem::Model& model, Report& report) {
+KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
+                            const ConvertOptions& options, aem::Model& model, Report& report) {
     RestKeys rest(skeleton);
+    KeyTally keys;
     for (size_t a = 0; a < scene.animations.size(); ++a)
-        convert_animation(scene, a, skeleton, prepared, options, rest, model, report);
+        convert_animation(scene, a, skeleton, prepared, options, rest, model, report, keys);
+    return keys;
 }
 
 } // namespace detail

@@ -93,7 +93,15 @@ std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene
     std::vector<TimedValue> keys = track == KeyTrack::Rotation      ? rotation_keys(source.rotations, tally)
                                    : track == KeyTrack::Translation ? vector_keys(source.positions, tally)
                                                                     : vector_keys(source.scalings, tally);
-    return timeline(keys, prepared.ticks_per_second[animation], tally);
+    std::vector<TimedKey> timed = timeline(keys, prepared.ticks_per_second[animation], tally);
+    // --key-error: the keys this track's share of the budget lets go.
+    const KeyTolerances& tolerances = prepared.key_tolerances;
+    if (!tolerances.of_channel.empty() && !timed.empty()) {
+        const double tolerance = tolerances.of_channel[animation][channel][static_cast<size_t>(track)];
+        if (tolerance > 0) tally.removed += reduce_keys(timed, tolerance, track == KeyTrack::Rotation);
+    }
+    tally.kept += timed.size();
+    return timed;
 }
 
 } // namespace assbin::converter::detail

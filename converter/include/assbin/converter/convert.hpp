@@ -54,6 +54,10 @@ struct ConvertOptions {
     // Whether the cameras and lights an AEM model cannot hold are warnings (counted in the stats
     // either way). `render` turns it off: it draws with its own camera and lights, whatever the file.
     bool warn_cameras_and_lights_dropped = true;
+    // Animation keys removed while no vertex moves more than this fraction of the model's size (the
+    // diagonal of its bounding box at rest) at any source key time; every writer (AEM 2024 and
+    // 2025, glTF) gets the same tracks. 0 keeps every key, as before (the default).
+    double key_error = 0;
     // Files beside the model are named from this: the 2024 AEM layout's images "<texture_stem>_<n>.png"
     // (or .jpg), a .gltf's "<texture_stem>.bin" and "<texture_stem>.<n>.png" (or .jpg); the two
     // formats never claim one name. write_output's callers pass the output file's stem (the CLI does).
@@ -133,6 +137,10 @@ struct ConvertStats {
     size_t cameras = 0;
     size_t lights = 0;
     size_t nodes = 0; // glTF nodes (the dump's, plus those placing cameras, lights and skinned meshes)
+    // Animation keys (options.key_error): the keys of the tracks written, and how many of them the
+    // reduction removed.
+    size_t keys = 0;
+    size_t keys_removed = 0;
 };
 
 // An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.
