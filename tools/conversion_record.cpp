@@ -93,28 +93,36 @@ std::string lookups_field(std::span<const converter::ImageLookup> lookups) {
     return field;
 }
 
-// Whether every image the field names resolves as it did: to a file of the recorded content, or to
-// none when none was found.
-bool lookups_match(const std::string& field, const converter::ConvertOptions& options) {
+// Whether `holds(name, key)` for every "NAME=KEY" entry of a record field ("-": none).
+template <class Holds>
+bool every_entry(const std::string& field, Holds&& holds) {
     if (field == "-") return true;
     std::istringstream entries(field);
     for (std::string entry; std::getline(entries, entry, ',');) {
         const size_t equals = entry.find('=');
-        if (equals == std::string::npos) return false;
-        const std::string recorded = entry.substr(equals + 1);
-        const std::optional<fs::path> found =
-            converter::find_image_file(assbin_common::percent_decoded(entry.substr(0, equals)), options);
-        if (!found) {
-            if (recorded != kAbsent) return false; // removed since
-            continue;
-        }
-        try {
-            if (content_key(assbin_common::read_regular_file(*found)) != recorded) return false;
-        } catch (const assbin_common::ReadFailure&) {
-            return false; // unreadable now: convert it again
-        }
+        if (equals == std::string::npos ||
+            !holds(assbin_common::percent_decoded(entry.substr(0, equals)), entry.substr(equals + 1)))
+            return false;
     }
     return true;
+}
+
+// Whether `file` holds the content `key` names (false when it cannot be read: convert it again).
+bool holds_content(const fs::path& file, const std::string& key) {
+    try {
+        return content_key(assbin_common::read_regular_file(file)) == key;
+    } catch (const assbin_common::ReadFailure&) {
+        return false;
+    }
+}
+
+// Whether every image the field names resolves as it did: to a file of the recorded content, or to
+// none when none was found.
+bool lookups_match(const std::string& field, const converter::ConvertOptions& options) {
+    return every_entry(field, [&](const std::string& name, const std::string& recorded) {
+        const std::optional<fs::path> found = converter::find_image_file(name, options);
+        return found ? holds_content(*found, recorded) : recorded == kAbsent; // absent: still missing
+    });
 }
 
 // The record file opened with `flags`, or -1 with `why` said: never through a symlink (O_NOFOLLOW),
@@ -157,19 +165,9 @@ std::string record_text(const fs::path& path) {
 
 // Whether every texture the field names lies in `folder` with the recorded content.
 bool textures_match(const fs::path& folder, const std::string& field) {
-    if (field == "-") return true;
-    std::istringstream entries(field);
-    for (std::string entry; std::getline(entries, entry, ',');) {
-        const size_t equals = entry.find('=');
-        if (equals == std::string::npos) return false;
-        try {
-            const fs::path file = folder / assbin_common::percent_decoded(entry.substr(0, equals));
-            if (content_key(assbin_common::read_regular_file(file)) != entry.substr(equals + 1)) return false;
-        } catch (const assbin_common::ReadFailure&) {
-            return false; // deleted or unreadable: convert it again
-        }
-    }
-    return true;
+    return every_entry(field, [&](const std::string& name, const std::string& recorded) {
+        return holds_content(folder / name, recorded);
+    });
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "help_width.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -97,54 +98,33 @@ std::string fit_to_width(std::string_view text, size_t width) {
     for (size_t i = 0; i < lines.size();) {
         const std::string_view line = lines[i];
         const bool prose = !line.empty() && leading_spaces(line) == 0 && second_column(line) == 0;
-        if (prose) {
-            // A paragraph: this line and the prose lines after it, refilled when one is too wide.
-            size_t end = i + 1;
-            while (end < lines.size() && !lines[end].empty() && leading_spaces(lines[end]) == 0 &&
-                   second_column(lines[end]) == 0)
-                ++end;
-            bool too_wide = false;
-            for (size_t k = i; k < end; ++k)
-                too_wide = too_wide || lines[k].size() > width;
-            if (!too_wide) {
-                for (size_t k = i; k < end; ++k) {
-                    out += lines[k];
-                    out += '\n';
-                }
-            } else {
-                std::vector<std::string_view> words;
-                for (size_t k = i; k < end; ++k)
-                    for (const std::string_view word : words_of(lines[k]))
-                        words.push_back(word);
-                wrap(out, "", words, 0, width);
-            }
-            i = end;
-            continue;
-        }
-        // A table row and the lines that continue its second cell (indented to its column), as one.
-        const size_t column = second_column(line);
+        const size_t column = prose ? 0 : second_column(line);
+        // A block: a paragraph (this prose line and the prose lines after it), or a table row and
+        // the lines that continue its second cell (indented to its column); refilled as one when
+        // one of its lines is too wide.
         size_t end = i + 1;
-        if (column > 0) {
-            while (end < lines.size() && !lines[end].empty() && leading_spaces(lines[end]) == column)
-                ++end;
-        }
-        bool too_wide = false;
-        for (size_t k = i; k < end; ++k)
-            too_wide = too_wide || lines[k].size() > width;
+        while (end < lines.size() && !lines[end].empty() &&
+               (prose ? leading_spaces(lines[end]) == 0 && second_column(lines[end]) == 0
+                      : column > 0 && leading_spaces(lines[end]) == column))
+            ++end;
+        const bool too_wide = std::any_of(lines.begin() + static_cast<std::ptrdiff_t>(i),
+                                          lines.begin() + static_cast<std::ptrdiff_t>(end),
+                                          [&](std::string_view l) { return l.size() > width; });
         if (!too_wide) {
             for (size_t k = i; k < end; ++k) {
                 out += lines[k];
                 out += '\n';
             }
         } else {
-            const size_t indent = column > 0 && column < width / 2 ? column : leading_spaces(line);
-            // The first cell keeps its spacing; the rest is words.
+            // The first cell keeps its spacing; the rest is words, continued under the second
+            // column (or the line's own indent).
             const size_t head = column > 0 ? column : leading_spaces(line);
+            const size_t indent = column > 0 && column < width / 2 ? column : leading_spaces(line);
             std::vector<std::string_view> words = words_of(line.substr(head));
             for (size_t k = i + 1; k < end; ++k)
                 for (const std::string_view word : words_of(lines[k]))
                     words.push_back(word);
-            wrap(out, std::string(line.substr(0, head)), words, indent, width);
+            wrap(out, std::string(line.substr(0, head)), words, prose ? 0 : indent, width);
         }
         i = end;
     }
