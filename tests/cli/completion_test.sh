@@ -36,7 +36,7 @@ expect "assbin c" $'cmp\nconvert'
 expect "assbin ''" $'aem-info\ncmp\nconvert\ndump\ninfo\nrender\ntree'
 expect "assbin --v" "--version"
 expect "assbin convert --l" "--layout"
-expect "assbin convert --ke" $'--keep-embedded-bytes\n--keep-meshes'
+expect "assbin convert --ke" $'--keep-embedded-bytes\n--keep-meshes\n--key-error'
 expect "assbin convert x.assbin --format g" $'glb\ngltf'
 expect "assbin convert x.assbin --layout ''" $'2024\n2025'
 expect "assbin render x.aem --view t" "top"
