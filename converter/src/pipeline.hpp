@@ -557,11 +557,28 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
 // shortest-path slerp). The first and last keys stay; a track within the tolerance of its first
 // value becomes that key alone. Returns how many keys went. Linear in the keys.
 size_t reduce_keys(std::vector<TimedKey>& keys, double tolerance, bool rotation);
+// The same for tracks keyed at the same times (a channel's translation, rotation and scale), each
+// with its tolerance (0: exact) and kind: a key goes only when every track lets it go, so the tracks
+// keep sharing their times (glTF writes one time accessor for them).
+size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks, std::span<const double> tolerances,
+                            std::span<const bool> rotations);
 
 // key_tracks.cpp: one track of channel `channel` of animation `animation` as every writer plays it,
 // in strictly increasing times (empty: no usable key); what making it met is added to `tally`.
 std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
                                  size_t channel, KeyTrack track, KeyTally& tally);
+// A channel's three tracks (translation, rotation, scale) by track_keys; with options.key_error, keys
+// removed while each track stays within its tolerance less `reserve` (what the writer's own rounding
+// takes: glTF's 16-bit rotations). Each track on its own (AEM stores a time with every key), or, for
+// a writer whose tracks share a time array when their times are equal (`value_bytes`: glTF's bytes
+// per value of each track), the three together when they share their times and that writes fewer
+// bytes.
+std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, const PreparedScene& prepared,
+                                                  size_t animation, size_t channel, KeyTally& tally,
+                                                  const std::array<double, 3>& reserve = {0, 0, 0},
+                                                  const std::array<size_t, 3>& value_bytes = {0, 0, 0});
+// The tolerance key_tolerances gave a track (0: its keys are all kept).
+double track_tolerance(const PreparedScene& prepared, size_t animation, size_t channel, KeyTrack track);
 
 // "animation 2 'Walk'": how messages name an animation.
 std::string animation_label(const assbin::Scene& scene, size_t animation);

@@ -576,7 +576,8 @@ BOOST_AUTO_TEST_CASE(quantized_uvs_outside_0_1_carry_their_range_in_the_texture_
 }
 
 // Khronos's glTF-Validator reports no error and no warning on any fixture, as .glb, as .gltf,
-// quantized, and quantized with EXT_meshopt_compression (which it reads but does not decode).
+// quantized, and quantized with EXT_meshopt_compression (which it reads but does not decode); and
+// with key_error (reduced tracks of their own times, rotations as normalized 16-bit components).
 BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
     const std::filesystem::path script = std::filesystem::path(ASSBIN_GLTF_DIR) / "validate.js";
     if (!std::filesystem::exists(std::filesystem::path(ASSBIN_GLTF_DIR) /
@@ -592,15 +593,18 @@ BOOST_AUTO_TEST_CASE(the_validator_passes_every_fixture, *may_skip()) {
         struct Variant {
             OutputFormat format;
             bool quantize, meshopt;
+            double key_error;
         };
         for (const Variant& variant :
-             {Variant{OutputFormat::Glb, false, false}, Variant{OutputFormat::Gltf, false, false},
-              Variant{OutputFormat::Glb, true, false}, Variant{OutputFormat::Glb, true, true}}) {
+             {Variant{OutputFormat::Glb, false, false, 0}, Variant{OutputFormat::Gltf, false, false, 0},
+              Variant{OutputFormat::Glb, true, false, 0}, Variant{OutputFormat::Glb, true, true, 0},
+              Variant{OutputFormat::Glb, false, false, 1e-4}, Variant{OutputFormat::Glb, true, true, 1e-3}}) {
             const OutputFormat format = variant.format;
             ConvertOptions options;
             options.format = format;
             options.quantize = variant.quantize;
             options.meshopt = variant.meshopt;
+            options.key_error = variant.key_error;
             options.texture_stem = "f" + std::to_string(files);
             options.source_folder = fixture_path(name).parent_path();
             try {

@@ -129,6 +129,31 @@ BOOST_AUTO_TEST_CASE(every_source_key_stays_within_the_tolerance) {
     BOOST_TEST(previous_moves < 300u); // at 1e-2 a smooth track needs few keys
 }
 
+// A channel's tracks keyed at the same times, reduced together: a key goes only when every track lets
+// it go, so the tracks keep one time array; each stays within its own tolerance.
+BOOST_AUTO_TEST_CASE(tracks_reduced_together_keep_their_times_and_their_bounds) {
+    const std::vector<TimedKey> moves = track(600, 60, [](double t) { return Eigen::Vector4f(float(std::sin(t)), 0, 0, 0); });
+    const std::vector<TimedKey> turns = track(600, 60, [](double t) { return rotation_about({0, 1, 0}, 2 * t); });
+    const std::vector<TimedKey> still = track(600, 60, [](double) { return Eigen::Vector4f(1, 1, 1, 0); });
+    std::vector<TimedKey> a = moves, b = turns, c = still;
+    std::vector<TimedKey>* const tracks[] = {&a, &b, &c};
+    const double tolerances[] = {1e-4, 1e-4, 1e-4};
+    const bool rotations[] = {false, true, false};
+    assbin::converter::detail::reduce_keys_together(tracks, tolerances, rotations);
+    BOOST_TEST(a.size() == b.size());
+    BOOST_TEST(b.size() == c.size());
+    for (size_t k = 0; k < a.size(); ++k)
+        BOOST_TEST((a[k].time == b[k].time && b[k].time == c[k].time));
+    BOOST_TEST(a.size() < 600u);
+    BOOST_TEST(largest_error(moves, a, false) <= 1e-4);
+    BOOST_TEST(largest_error(turns, b, true) <= 1e-4);
+    BOOST_TEST(largest_error(still, c, false) <= 1e-4);
+    // Alone, the sine keeps fewer keys than together with the turn: the joint set is their union's.
+    std::vector<TimedKey> alone = moves;
+    reduce_keys(alone, 1e-4, false);
+    BOOST_TEST(alone.size() <= a.size());
+}
+
 // A quaternion track may flip sign between keys (q and -q are one rotation): the shortest path is
 // what plays, and what is measured.
 BOOST_AUTO_TEST_CASE(sign_flips_are_the_same_rotation) {

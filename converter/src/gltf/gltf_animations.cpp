@@ -22,6 +22,19 @@ struct Tally {
     size_t negative = 0;
 };
 
+// A rotation written as normalized 16-bit components (core glTF allows it for rotation outputs): each
+// component is off by at most half a step (0.5 / 32767), so the quaternion by at most 1 / 32767 and
+// the rotation by twice the angle that makes, 6.1e-5 radians; kept with a margin. Used where a
+// track's tolerance (--key-error) is at least twice this, which then leaves the rest to the reduction.
+constexpr double kShortRotationError = 7e-5;
+
+std::vector<int16_t> as_shorts(const std::vector<float>& values) {
+    std::vector<int16_t> shorts(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+        shorts[i] = static_cast<int16_t>(std::lround(std::clamp(values[i], -1.0f, 1.0f) * 32767.0f));
+    return shorts;
+}
+
 Eigen::Vector4d mix(const Eigen::Vector4d& a, const Eigen::Vector4d& b, double t, bool rotation) {
     if (!rotation) return a + (b - a) * t;
     const Eigen::Quaterniond qa(a[3], a[0], a[1], a[2]), qb(b[3], b[0], b[1], b[2]);
@@ -112,9 +125,14 @@ void write_animations(Build& build) {
             const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
             behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
                            channel.post_state == 3);
+            // Rotations as 16-bit components where the track's tolerance leaves room for their rounding.
+            const bool shorts = detail::track_tolerance(build.prepared, a, static_cast<size_t>(c),
+                                                        detail::KeyTrack::Rotation) >= 2 * kShortRotationError;
+            const std::array<std::vector<detail::TimedKey>, 3> tracks = detail::channel_keys(
+                build.scene, build.prepared, a, static_cast<size_t>(c), tally.keys,
+                {0.0, shorts ? kShortRotationError : 0.0, 0.0}, {12, shorts ? size_t{8} : size_t{16}, 12});
             const auto add = [&](detail::KeyTrack track, const char* path, bool rotation) {
-                const std::vector<detail::TimedKey> timed = detail::track_keys(
-                    build.scene, build.prepared, a, static_cast<size_t>(c), track, tally.keys);
+                const std::vector<detail::TimedKey>& timed = tracks[static_cast<size_t>(track)];
                 std::vector<float> times, values;
                 timeline(timed, rotation, times, values, tally);
                 if (times.empty()) return;
@@ -127,8 +145,10 @@ void write_animations(Build& build) {
                                                             1, kNoTarget, true);
                 const uint32_t input = shared->second;
                 const uint32_t output =
-                    build.doc.add_accessor(std::span<const float>(values), kFloat, rotation ? "VEC4" : "VEC3",
-                                           rotation ? 4 : 3, kNoTarget);
+                    rotation && shorts ? build.doc.add_accessor(std::span<const int16_t>(as_shorts(values)), kShort, "VEC4", 4,
+                                                    kNoTarget, false, true)
+                           : build.doc.add_accessor(std::span<const float>(values), kFloat, rotation ? "VEC4" : "VEC3",
+                                                    rotation ? 4 : 3, kNoTarget);
                 samplers += std::string(sampler_count ? "," : "") + "{\"input\":" + std::to_string(input) +
                             ",\"output\":" + std::to_string(output) + "}";
                 channels += std::string(sampler_count ? "," : "") +

@@ -21,6 +21,7 @@ namespace assbin::converter::gltf {
 enum ComponentType : uint32_t {
     kByte = 5120,
     kUnsignedByte = 5121,
+    kShort = 5122,
     kUnsignedShort = 5123,
     kUnsignedInt = 5125,
     kFloat = 5126,

@@ -152,8 +152,9 @@ namespace {
 // Channel `c`'s three tracks as one sequence; a track without usable keys holds the rest pose.
 aem::Sequence channel_sequence(const assbin::Scene& scene, const PreparedScene& prepared, size_t a, size_t c,
                                RestKeys& rest, size_t bone, aem::Model& model, KeyTally& tally) {
+    const std::array<std::vector<TimedKey>, 3> tracks = channel_keys(scene, prepared, a, c, tally);
     const auto track = [&](KeyTrack which) -> std::optional<aem::KeyRange> {
-        const std::vector<TimedKey> timed = track_keys(scene, prepared, a, c, which, tally);
+        const std::vector<TimedKey>& timed = tracks[static_cast<size_t>(which)];
         if (timed.empty()) return std::nullopt;
         const aem::KeyRange range{static_cast<uint32_t>(model.keyframes.size()),
                                   static_cast<uint32_t>(timed.size())};

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace assbin::converter::detail {
 
@@ -42,33 +43,58 @@ double distance(const TimedKey& a, const TimedKey& b, bool rotation) {
 
 } // namespace
 
-size_t reduce_keys(std::vector<TimedKey>& keys, double tolerance, bool rotation) {
-    const size_t before = keys.size();
-    if (keys.empty() || !(tolerance >= 0)) return 0;
-    // A track that holds one value (within the tolerance of its first key) is that key alone.
-    if (std::all_of(keys.begin(), keys.end(),
-                    [&](const TimedKey& key) { return distance(key, keys.front(), rotation) <= tolerance; })) {
-        keys.resize(1);
-        return before - 1;
+size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks, std::span<const double> tolerances,
+                            std::span<const bool> rotations) {
+    if (tracks.empty() || tracks[0]->empty()) return 0;
+    const size_t count = tracks[0]->size();
+    const auto within = [&](size_t t, double error) { return error <= std::max(tolerances[t], 0.0); };
+    // Tracks that each hold one value (within their tolerance of their first key) are that key alone.
+    bool constant = true;
+    for (size_t t = 0; constant && t < tracks.size(); ++t) {
+        const std::vector<TimedKey>& keys = *tracks[t];
+        constant = std::all_of(keys.begin(), keys.end(), [&](const TimedKey& key) {
+            return within(t, distance(key, keys.front(), rotations[t]));
+        });
     }
-    std::vector<TimedKey> kept{keys.front()};
-    size_t start = 0; // the last kept key
-    size_t end = 2;   // the span (start, end) is tried with the keys between them removed
-    while (end < keys.size()) {
-        bool fits = end - start <= kMaxSpan;
-        for (size_t k = start + 1; fits && k < end; ++k)
-            fits = deviation(keys[start], keys[end], keys[k].time, value_of(keys[k]), rotation) <= tolerance;
-        if (fits) {
-            ++end;
-            continue;
+    std::vector<size_t> kept{0};
+    if (!constant) {
+        size_t start = 0; // the last kept key
+        size_t end = 2;   // the span (start, end) is tried with the keys between them removed
+        while (end < count) {
+            bool fits = end - start <= kMaxSpan;
+            for (size_t t = 0; fits && t < tracks.size(); ++t) {
+                const std::vector<TimedKey>& keys = *tracks[t];
+                for (size_t k = start + 1; fits && k < end; ++k)
+                    fits = within(t, deviation(keys[start], keys[end], keys[k].time, value_of(keys[k]), rotations[t]));
+            }
+            if (fits) {
+                ++end;
+                continue;
+            }
+            kept.push_back(end - 1); // the longest span that fitted ends here
+            start = end - 1;
+            end = start + 2;
         }
-        kept.push_back(keys[end - 1]); // the longest span that fitted ends here
-        start = end - 1;
-        end = start + 2;
+        if (count > 1) kept.push_back(count - 1);
     }
-    kept.push_back(keys.back());
-    keys = std::move(kept);
-    return before - keys.size();
+    size_t removed = 0;
+    for (std::vector<TimedKey>* track : tracks) {
+        std::vector<TimedKey> out;
+        out.reserve(kept.size());
+        for (const size_t k : kept)
+            out.push_back((*track)[k]);
+        removed += track->size() - out.size();
+        *track = std::move(out);
+    }
+    return removed;
+}
+
+size_t reduce_keys(std::vector<TimedKey>& keys, double tolerance, bool rotation) {
+    if (!(tolerance >= 0)) return 0;
+    std::vector<TimedKey>* const tracks[] = {&keys};
+    const double tolerances[] = {tolerance};
+    const bool rotations[] = {rotation};
+    return reduce_keys_together(tracks, tolerances, rotations);
 }
 
 } // namespace assbin::converter::detail

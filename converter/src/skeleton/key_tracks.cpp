@@ -87,21 +87,84 @@ std::string animation_label(const assbin::Scene& scene, size_t animation) {
     return "animation " + std::to_string(animation) + " " + quote_name(scene.animations[animation].name);
 }
 
+double track_tolerance(const PreparedScene& prepared, size_t animation, size_t channel, KeyTrack track) {
+    const KeyTolerances& tolerances = prepared.key_tolerances;
+    return tolerances.of_channel.empty() ? 0.0
+                                         : tolerances.of_channel[animation][channel][static_cast<size_t>(track)];
+}
+
 std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
                                  size_t channel, KeyTrack track, KeyTally& tally) {
     const assbin::NodeChannel& source = scene.animations[animation].channels[channel];
     std::vector<TimedValue> keys = track == KeyTrack::Rotation      ? rotation_keys(source.rotations, tally)
                                    : track == KeyTrack::Translation ? vector_keys(source.positions, tally)
                                                                     : vector_keys(source.scalings, tally);
-    std::vector<TimedKey> timed = timeline(keys, prepared.ticks_per_second[animation], tally);
-    // --key-error: the keys this track's share of the budget lets go.
-    const KeyTolerances& tolerances = prepared.key_tolerances;
-    if (!tolerances.of_channel.empty() && !timed.empty()) {
-        const double tolerance = tolerances.of_channel[animation][channel][static_cast<size_t>(track)];
-        if (tolerance > 0) tally.removed += reduce_keys(timed, tolerance, track == KeyTrack::Rotation);
+    return timeline(keys, prepared.ticks_per_second[animation], tally);
+}
+
+std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, const PreparedScene& prepared,
+                                                  size_t animation, size_t channel, KeyTally& tally,
+                                                  const std::array<double, 3>& reserve,
+                                                  const std::array<size_t, 3>& value_bytes) {
+    std::array<std::vector<TimedKey>, 3> tracks;
+    std::array<double, 3> tolerance{};
+    std::array<bool, 3> rotation{false, true, false};
+    bool reduce = false;
+    size_t made = 0;
+    for (size_t t = 0; t < 3; ++t) {
+        const KeyTrack track = static_cast<KeyTrack>(t);
+        tracks[t] = track_keys(scene, prepared, animation, channel, track, tally);
+        made += tracks[t].size();
+        const double given = track_tolerance(prepared, animation, channel, track);
+        tolerance[t] = given > 0 ? std::max(given - reserve[t], 0.0) : 0.0;
+        reduce = reduce || tolerance[t] > 0;
     }
-    tally.kept += timed.size();
-    return timed;
+    if (reduce) {
+        // Together: the tracks with keys, when they share every time and the writer shares a time
+        // array between such tracks (a key goes only when each of them lets it go).
+        std::vector<size_t> keyed;
+        for (size_t t = 0; t < 3; ++t)
+            if (!tracks[t].empty()) keyed.push_back(t);
+        const auto same_times = [](const std::vector<TimedKey>& a, const std::vector<TimedKey>& b) {
+            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const TimedKey& x, const TimedKey& y) {
+                       return x.time == y.time;
+                   });
+        };
+        const bool try_together =
+            keyed.size() > 1 && value_bytes != std::array<size_t, 3>{0, 0, 0} &&
+            std::all_of(keyed.begin(), keyed.end(), [&](size_t t) { return same_times(tracks[t], tracks[keyed[0]]); });
+        std::array<std::vector<TimedKey>, 3> together;
+        if (try_together) {
+            together = tracks;
+            std::vector<std::vector<TimedKey>*> joint;
+            std::vector<double> tolerances;
+            bool kinds[3] = {false, false, false};
+            for (const size_t t : keyed) {
+                kinds[joint.size()] = rotation[t];
+                joint.push_back(&together[t]);
+                tolerances.push_back(tolerance[t]);
+            }
+            reduce_keys_together(joint, tolerances, std::span<const bool>(kinds, joint.size()));
+        }
+        // Each on its own.
+        for (const size_t t : keyed)
+            if (tolerance[t] > 0) reduce_keys(tracks[t], tolerance[t], rotation[t]);
+        if (try_together) {
+            // Bytes written: one time array for the three, against one per track.
+            size_t apart = 0, joined = together[keyed[0]].size() * 4;
+            for (const size_t t : keyed) {
+                apart += tracks[t].size() * (4 + value_bytes[t]);
+                joined += together[t].size() * value_bytes[t];
+            }
+            if (joined < apart) tracks = std::move(together);
+        }
+    }
+    size_t kept = 0;
+    for (const std::vector<TimedKey>& keys : tracks)
+        kept += keys.size();
+    tally.kept += kept;
+    tally.removed += made - kept;
+    return tracks;
 }
 
 } // namespace assbin::converter::detail
