@@ -134,6 +134,8 @@ std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, co
             keyed.size() > 1 && value_bytes != std::array<size_t, 3>{0, 0, 0} &&
             std::all_of(keyed.begin(), keyed.end(), [&](size_t t) { return same_times(tracks[t], tracks[keyed[0]]); });
         std::array<std::vector<TimedKey>, 3> together;
+        const std::array<std::vector<TimedKey>, 3> unreduced =
+            value_bytes != std::array<size_t, 3>{0, 0, 0} ? tracks : std::array<std::vector<TimedKey>, 3>{};
         if (try_together) {
             together = tracks;
             std::vector<std::vector<TimedKey>*> joint;
@@ -149,14 +151,21 @@ std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, co
         // Each on its own.
         for (const size_t t : keyed)
             if (tolerance[t] > 0) reduce_keys(tracks[t], tolerance[t], rotation[t]);
-        if (try_together) {
-            // Bytes written: one time array for the three, against one per track.
-            size_t apart = 0, joined = together[keyed[0]].size() * 4;
+        if (value_bytes != std::array<size_t, 3>{0, 0, 0}) {
+            // Bytes written, counting a time array for each new set of times: one per track apart,
+            // one for the three together, none for the keys as they were (whose times other channels
+            // of the animation mostly share already: a reduction that removes little would cost more
+            // than it saves).
+            size_t apart = 0, joined = try_together ? together[keyed[0]].size() * 4 : 0, as_they_were = 0;
             for (const size_t t : keyed) {
                 apart += tracks[t].size() * (4 + value_bytes[t]);
                 joined += together[t].size() * value_bytes[t];
+                as_they_were += unreduced[t].size() * value_bytes[t];
             }
-            if (joined < apart) tracks = std::move(together);
+            if (try_together && joined < apart && joined < as_they_were)
+                tracks = std::move(together);
+            else if (as_they_were <= apart)
+                tracks = unreduced;
         }
     }
     size_t kept = 0;
