@@ -40,8 +40,10 @@ double largest_error(const std::vector<TimedKey>& source, const std::vector<Time
         double error = 0;
         if (kept.size() == 1 || segment + 1 == kept.size()) {
             const TimedKey& held = kept[segment];
-            error = rotation ? 2 * std::acos(std::min(1.0, std::abs(quaternion_of(held.value).dot(quaternion_of(key.value)))))
-                             : (held.value - key.value).head<3>().cast<double>().norm();
+            error = rotation
+                        ? 2 * std::acos(std::min(
+                                  1.0, std::abs(quaternion_of(held.value).dot(quaternion_of(key.value)))))
+                        : (held.value - key.value).head<3>().cast<double>().norm();
         } else {
             const TimedKey &a = kept[segment], &b = kept[segment + 1];
             const double u = (double(key.time) - a.time) / (double(b.time) - a.time);
@@ -93,7 +95,9 @@ BOOST_AUTO_TEST_CASE(a_straight_run_and_a_steady_turn_keep_one_key_in_32) {
     BOOST_TEST(largest_error(line, kept, false) <= 1e-4);
     BOOST_TEST(kept.front().time == line.front().time);
     BOOST_TEST(kept.back().time == line.back().time);
-    const std::vector<TimedKey> turn = track(3000, 100, [](double t) { return rotation_about({1, 1, 0}, 0.7 * t); });
+    const std::vector<TimedKey> turn = track(3000, 100, [](double t) {
+        return rotation_about({1, 1, 0}, 0.7 * t);
+    });
     std::vector<TimedKey> turned = turn;
     reduce_keys(turned, 1e-4, true);
     BOOST_TEST(turned.size() <= 3000u / 31 + 2);
@@ -123,8 +127,9 @@ BOOST_AUTO_TEST_CASE(every_source_key_stays_within_the_tolerance) {
         BOOST_TEST(kept_turns.size() <= previous_turns, tolerance);
         previous_moves = kept_moves.size();
         previous_turns = kept_turns.size();
-        BOOST_TEST_MESSAGE("tolerance " << tolerance << ": " << kept_moves.size() << " of 3000 translation keys, "
-                                        << kept_turns.size() << " of 3000 rotation keys");
+        BOOST_TEST_MESSAGE("tolerance " << tolerance << ": " << kept_moves.size()
+                                        << " of 3000 translation keys, " << kept_turns.size()
+                                        << " of 3000 rotation keys");
     }
     BOOST_TEST(previous_moves < 300u); // at 1e-2 a smooth track needs few keys
 }
@@ -132,8 +137,11 @@ BOOST_AUTO_TEST_CASE(every_source_key_stays_within_the_tolerance) {
 // A channel's tracks keyed at the same times, reduced together: a key goes only when every track lets
 // it go, so the tracks keep one time array; each stays within its own tolerance.
 BOOST_AUTO_TEST_CASE(tracks_reduced_together_keep_their_times_and_their_bounds) {
-    const std::vector<TimedKey> moves = track(600, 60, [](double t) { return Eigen::Vector4f(float(std::sin(t)), 0, 0, 0); });
-    const std::vector<TimedKey> turns = track(600, 60, [](double t) { return rotation_about({0, 1, 0}, 2 * t); });
+    const std::vector<TimedKey> moves =
+        track(600, 60, [](double t) { return Eigen::Vector4f(float(std::sin(t)), 0, 0, 0); });
+    const std::vector<TimedKey> turns = track(600, 60, [](double t) {
+        return rotation_about({0, 1, 0}, 2 * t);
+    });
     const std::vector<TimedKey> still = track(600, 60, [](double) { return Eigen::Vector4f(1, 1, 1, 0); });
     std::vector<TimedKey> a = moves, b = turns, c = still;
     std::vector<TimedKey>* const tracks[] = {&a, &b, &c};
@@ -207,10 +215,13 @@ Measured measure_aem(const assbin::Scene& scene, aem::Layout layout, double key_
     const double size = diagonal(full.model);
     for (uint32_t a = 0; a < full.model.animations.size(); ++a) {
         for (const float t : key_times(full.model, a)) {
-            const aem::Pose want = aem::evaluate_pose(full.model, a, t), got = aem::evaluate_pose(reduced.model, a, t);
+            const aem::Pose want = aem::evaluate_pose(full.model, a, t),
+                            got = aem::evaluate_pose(reduced.model, a, t);
             for (uint32_t v = 0; v < full.model.vertices.size(); ++v) {
                 const double distance = (aem::skinned_position(full.model, want, v) -
-                                         aem::skinned_position(reduced.model, got, v)).cast<double>().norm();
+                                         aem::skinned_position(reduced.model, got, v))
+                                            .cast<double>()
+                                            .norm();
                 measured.worst = std::max(measured.worst, size > 0 ? distance / size : 0.0);
             }
             ++measured.times;
@@ -239,12 +250,15 @@ Measured measure_gltf(const assbin::Scene& scene, double key_error) {
             const auto pose_want = want.pose(a, t), pose_got = got.pose(a, t);
             for (size_t n = 0; n < nodes.size(); ++n) {
                 if (!nodes[n].contains("mesh")) continue;
-                const size_t primitives = want.list("meshes")[nodes[n]["mesh"].get<size_t>()]["primitives"].size();
+                const size_t primitives =
+                    want.list("meshes")[nodes[n]["mesh"].get<size_t>()]["primitives"].size();
                 for (size_t p = 0; p < primitives; ++p) {
-                    const auto a_points = want.posed_vertices(pose_want, n, p), b_points = got.posed_vertices(pose_got, n, p);
+                    const auto a_points = want.posed_vertices(pose_want, n, p),
+                               b_points = got.posed_vertices(pose_got, n, p);
                     BOOST_REQUIRE(a_points.size() == b_points.size());
                     for (size_t v = 0; v < a_points.size(); ++v)
-                        measured.worst = std::max(measured.worst, size > 0 ? (a_points[v] - b_points[v]).norm() / size : 0.0);
+                        measured.worst = std::max(measured.worst,
+                                                  size > 0 ? (a_points[v] - b_points[v]).norm() / size : 0.0);
                 }
             }
             ++measured.times;
@@ -284,7 +298,8 @@ BOOST_AUTO_TEST_CASE(every_animated_fixture_poses_within_the_key_error) {
             for (const aem::Layout layout : {aem::Layout::Edition2024, aem::Layout::Edition2025}) {
                 const Measured m = measure_aem(scene, layout, error);
                 worst = std::max(worst, m.worst / error);
-                BOOST_TEST(m.worst <= error + 1e-6, name << " AEM " << int(layout) << " at " << error << ": " << m.worst);
+                BOOST_TEST(m.worst <= error + 1e-6,
+                           name << " AEM " << int(layout) << " at " << error << ": " << m.worst);
                 BOOST_TEST(m.keys_after <= m.keys_before, name);
                 if (layout == aem::Layout::Edition2024 && error == 1e-4) {
                     before += m.keys_before;

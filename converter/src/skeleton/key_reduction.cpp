@@ -19,11 +19,14 @@ namespace {
 // re-checks the keys inside) and on how few keys a long straight run keeps (1 in 32).
 constexpr size_t kMaxSpan = 32;
 
-Eigen::Vector4d value_of(const TimedKey& key) { return key.value.cast<double>(); }
+Eigen::Vector4d value_of(const TimedKey& key) {
+    return key.value.cast<double>();
+}
 
 // How far `value` is from what keys a and b interpolate at `time`: a distance, or for rotations
 // the angle (radians) between the two unit quaternions.
-double deviation(const TimedKey& a, const TimedKey& b, float time, const Eigen::Vector4d& value, bool rotation) {
+double deviation(const TimedKey& a, const TimedKey& b, float time, const Eigen::Vector4d& value,
+                 bool rotation) {
     const double span = double(b.time) - double(a.time);
     const double u = span > 0 ? (double(time) - double(a.time)) / span : 0.0;
     if (!rotation) return (value_of(a) + (value_of(b) - value_of(a)) * u - value).head<3>().norm();
@@ -43,8 +46,8 @@ double distance(const TimedKey& a, const TimedKey& b, bool rotation) {
 
 } // namespace
 
-size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks, std::span<const double> tolerances,
-                            std::span<const bool> rotations) {
+size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks,
+                            std::span<const double> tolerances, std::span<const bool> rotations) {
     if (tracks.empty() || tracks[0]->empty()) return 0;
     const size_t count = tracks[0]->size();
     const auto within = [&](size_t t, double error) { return error <= std::max(tolerances[t], 0.0); };
@@ -65,7 +68,8 @@ size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks, std:
             for (size_t t = 0; fits && t < tracks.size(); ++t) {
                 const std::vector<TimedKey>& keys = *tracks[t];
                 for (size_t k = start + 1; fits && k < end; ++k)
-                    fits = within(t, deviation(keys[start], keys[end], keys[k].time, value_of(keys[k]), rotations[t]));
+                    fits = within(
+                        t, deviation(keys[start], keys[end], keys[k].time, value_of(keys[k]), rotations[t]));
             }
             if (fits) {
                 ++end;

@@ -69,7 +69,8 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
         const std::vector<Eigen::Vector3f>& positions = mesh.positions->values;
         const Eigen::Matrix4d& place = global[reference.node];
         const auto world = [&](uint32_t v) {
-            return Eigen::Vector3d(place.topLeftCorner<3, 3>() * positions[v].cast<double>() + place.col(3).head<3>());
+            return Eigen::Vector3d(place.topLeftCorner<3, 3>() * positions[v].cast<double>() +
+                                   place.col(3).head<3>());
         };
         for (uint32_t v = 0; v < positions.size(); ++v) {
             const Eigen::Vector3d p = world(v);
@@ -100,9 +101,11 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
     for (size_t i = 0; i < n; ++i) {
         const int32_t parent = scene.nodes[i].parent;
         if (parent >= 0) {
-            const auto [largest, smallest] = singular_range(global[static_cast<size_t>(parent)].topLeftCorner<3, 3>());
+            const auto [largest, smallest] =
+                singular_range(global[static_cast<size_t>(parent)].topLeftCorner<3, 3>());
             parent_largest[i] = largest;
-            parent_anisotropy[i] = smallest > 0 ? largest / smallest : std::numeric_limits<double>::infinity();
+            parent_anisotropy[i] =
+                smallest > 0 ? largest / smallest : std::numeric_limits<double>::infinity();
         }
         const Eigen::Matrix3d local = scene.nodes[i].transform.topLeftCorner<3, 3>().cast<double>();
         rest_scale[i] = Eigen::Vector3d(local.col(0).norm(), local.col(1).norm(), local.col(2).norm());
@@ -118,7 +121,8 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
             const double smallest_rest = rest_scale[node].minCoeff();
             for (const assbin::VectorKey& key : channel.scalings.keys) {
                 const double growth = key.value.cast<double>().cwiseAbs().maxCoeff() / smallest_rest;
-                grown[node] = std::max(grown[node], std::isfinite(growth) ? growth : std::numeric_limits<double>::infinity());
+                grown[node] = std::max(
+                    grown[node], std::isfinite(growth) ? growth : std::numeric_limits<double>::infinity());
             }
         }
     }
@@ -163,7 +167,8 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
                 tolerance[1] = std::min(share / lever, 0.5); // radians: well inside slerp's half turn
                 tolerance[2] = share * rest_scale[node].minCoeff() / lever;
             }
-            std::array<double, 3>& of = of_channel[static_cast<size_t>(c)]; // a channel driving several nodes: the least
+            std::array<double, 3>& of =
+                of_channel[static_cast<size_t>(c)]; // a channel driving several nodes: the least
             for (size_t k = 0; k < 3; ++k)
                 of[k] = std::min(of[k], std::isfinite(tolerance[k]) ? tolerance[k] : 0.0);
         }
