@@ -14,6 +14,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <fstream>
 #include <sstream>
 
@@ -65,32 +66,37 @@ std::string encode_name(const std::string& name) {
     return out;
 }
 
-// The record's texture field: "-" for none, else "NAME=KEY,NAME=KEY".
-std::string textures_field(std::span<const converter::TextureFile> textures) {
-    if (textures.empty()) return "-";
+// A record field: "-" for no item, else "NAME=KEY,NAME=KEY" (names escaped), each item's name and
+// key given by `entry` (every_entry below reads it back).
+template <class Item, class Entry>
+std::string entries_field(std::span<const Item> items, Entry&& entry) {
+    if (items.empty()) return "-";
     std::string field;
-    for (const converter::TextureFile& texture : textures) {
+    for (const Item& item : items) {
+        const auto [name, key] = entry(item);
         if (!field.empty()) field += ',';
-        field += encode_name(texture.name);
-        field += '=';
-        field += content_key(texture.bytes);
+        field += encode_name(name) + '=' + key;
     }
     return field;
 }
 
-// The record's image field: "-" for none looked for, else "NAME=KEY,NAME=KEY" with KEY the content
-// read from the file found, or "absent" when none was found; a file found but not read keys nothing
-// that can match, so its output is converted again.
+// The record's texture field: each file written beside the model, with its content.
+std::string textures_field(std::span<const converter::TextureFile> textures) {
+    return entries_field(textures, [](const converter::TextureFile& texture) {
+        return std::pair<std::string, std::string>{texture.name, content_key(texture.bytes)};
+    });
+}
+
+// The record's image field: each image looked for, with the content read from the file found, or
+// "absent" when none was found; a file found but not read keys nothing that can match ("unread"),
+// so its output is converted again.
 std::string lookups_field(std::span<const converter::ImageLookup> lookups) {
-    if (lookups.empty()) return "-";
-    std::string field;
-    for (const converter::ImageLookup& lookup : lookups) {
-        if (!field.empty()) field += ',';
-        field += encode_name(lookup.name);
-        field += '=';
-        field += lookup.found.empty() ? kAbsent : lookup.read ? content_key(lookup.bytes, lookup.xxh3) : "unread";
-    }
-    return field;
+    return entries_field(lookups, [](const converter::ImageLookup& lookup) {
+        return std::pair<std::string, std::string>{
+            lookup.name, lookup.found.empty() ? kAbsent
+                         : lookup.read        ? content_key(lookup.bytes, lookup.xxh3)
+                                              : "unread"};
+    });
 }
 
 // Whether `holds(name, key)` for every "NAME=KEY" entry of a record field ("-": none).
