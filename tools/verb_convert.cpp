@@ -311,11 +311,12 @@ bool add_to_batch(const Job& job, PendingWrite& write, bool skip_existing, conve
     }
     // Once added, the output is the batch's to commit (its errors are matched to the outputs added).
     if (skip_existing && !written.empty()) { // a stream's output is not recorded: it is never up to date
-        std::string why = record_output(job.output, written, write.result, write.source_key, write.settings_key);
+        std::string why =
+            record_output(job.output, written, write.result, write.source_key, write.settings_key);
         write.recorded = why.empty();
         if (!write.recorded)
-            write.result.warnings.push_back("not recorded for --skip-existing, so converted again next time: " +
-                                            std::move(why));
+            write.result.warnings.push_back(
+                "not recorded for --skip-existing, so converted again next time: " + std::move(why));
     }
     return true;
 }
@@ -356,6 +357,13 @@ struct Totals {
 std::string acmr_text(size_t transformed, size_t triangles) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3f", triangles ? double(transformed) / double(triangles) : 0.0);
+    return text;
+}
+
+// A measured key error (a fraction of the model's size) in two significant digits: "9.1e-05", "0".
+std::string key_error_text(double error) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g", error);
     return text;
 }
 
@@ -425,7 +433,9 @@ void report_outcome(const Job& job, const Outcome& outcome, bool quiet, bool jso
               << geometry_change(s.source_vertices, s.vertices, s.source_vertices_transformed,
                                  s.vertices_transformed, s.triangles, s.source_meshes, s.meshes)
               << (key_error > 0 && s.keys + s.keys_removed > 0
-                      ? "; keys: " + with_thousands(s.keys + s.keys_removed) + " -> " + with_thousands(s.keys)
+                      ? "; keys: " + with_thousands(s.keys + s.keys_removed) + " -> " +
+                            with_thousands(s.keys) + ", largest error " +
+                            key_error_text(s.key_error_measured) + " of the model's size"
                       : std::string())
               << std::endl;
     for (const std::string& warning : outcome.warnings)
@@ -694,6 +704,7 @@ void print_json_report(const Totals& totals, double seconds, double key_error) {
             if (key_error > 0) { // the keys before and after --key-error (absent without it)
                 json.field("keys_before", s.keys + s.keys_removed);
                 json.field("keys", s.keys);
+                json.field("key_error_measured", s.key_error_measured);
             }
             json.field("textures_written", s.textures_written);
             json.field("source_vertices", s.source_vertices);
@@ -738,9 +749,10 @@ po::options_description describe_options() {
         "playback rate for animations that give 0 ticks per second")(
         "crease-angle", po::value<double>()->default_value(60.0),
         "generated normals are split where faces meet at more than DEG degrees, 0..180")(
-        "key-error", po::value<double>()->default_value(0.0),
+        "key-error", po::value<double>()->value_name("E"),
         "animation keys are removed while no vertex moves more than E x the model's size (its bounding "
-        "box's diagonal at rest) at any key time, 0..0.1 (0: every key kept)")(
+        "box's diagonal at rest) at any key time, 0..0.1 (0: every key kept, the default; 1e-4 with "
+        "--quantize)")(
         "layout", po::value<std::string>()->default_value("2024"),
         "AEM layout: 2024 (the specification this project implements) or 2025 (what today's AEM runtime, "
         "viewer and game load: named joints, tracks, textures stored as pixels)")(
@@ -789,7 +801,10 @@ std::optional<Settings> settings_from(const po::variables_map& vm) {
     if (uv < 0 || uv > 7) return refuse("--uv-channel must be 0..7");
     if (!std::isfinite(tps) || tps <= 0) return refuse("--ticks-per-second must be a positive number");
     if (!(crease >= 0 && crease <= 180)) return refuse("--crease-angle must be 0..180");
-    const double key_error = vm["key-error"].as<double>();
+    // --quantize trades exactness for bytes already: it reduces keys too unless told otherwise.
+    const double key_error = vm.count("key-error")  ? vm["key-error"].as<double>()
+                             : vm.count("quantize") ? converter::kQuantizedKeyError
+                                                    : 0.0;
     if (!(key_error >= 0 && key_error <= 0.1))
         return refuse("--key-error must be 0..0.1 (a fraction of the model's size, such as 1e-4)");
     if (vm.count("output") && vm.count("out-dir")) return refuse("-o and --out-dir exclude each other");

@@ -160,7 +160,17 @@ struct KeyTally {
     size_t dropped = 0;         // keys with a non-finite time or value, or a zero quaternion
     size_t reordered = 0;       // tracks whose keys were not in time order
     size_t equal_time_runs = 0; // times that carry several keys
+    double measured_error =
+        0; // with options.key_error: the largest error measured, a fraction of the model's size
 };
+// Adds the counts of `from` to `into` (the measured errors are not counts: each writer takes their largest).
+inline void add_tally(KeyTally& into, const KeyTally& from) {
+    into.kept += from.kept;
+    into.removed += from.removed;
+    into.dropped += from.dropped;
+    into.reordered += from.reordered;
+    into.equal_time_runs += from.equal_time_runs;
+}
 
 // A channel's key tracks.
 enum class KeyTrack { Translation, Rotation, Scale };
@@ -369,10 +379,13 @@ MaterialKeys read_material_keys(const assbin::Material& material);
 // key_tolerances.cpp: per animation, per channel, how far its translation, rotation (radians) and
 // scale tracks may stray so that no vertex moves more than key_error x model_size at a source key
 // time (0: keep every key of that track). Empty when key_error is 0 or the model has no vertex.
+struct KeyErrorProbe; // key_error_measure.cpp
+
 struct KeyTolerances {
     std::vector<std::vector<std::array<double, 3>>> of_channel;
     double model_size = 0; // the diagonal of the model's bounding box at rest
     size_t chain = 0;      // the most animated nodes on one chain (the budget is shared among them)
+    double key_error = 0;  // the bound, as a fraction of model_size
 };
 
 // The target-neutral part of a conversion, made once whatever the format: the node tree's bind
@@ -399,8 +412,10 @@ struct PreparedScene {
     // keys themselves are made track by track as a writer lays them out (track_keys), so that they
     // are never all held twice beside the dump's and the output's.
     std::vector<double> ticks_per_second;
-    // With options.key_error: how far each track may stray (key_tolerances).
+    // With options.key_error: how far each track may stray (key_tolerances), and the boxes its
+    // measure plays (make_key_error_probe).
     KeyTolerances key_tolerances;
+    std::shared_ptr<const KeyErrorProbe> key_probe;
 };
 
 // Refuses what no format converts (a shortened dump: ConvertError Shortened; an index outside its
@@ -545,11 +560,51 @@ size_t distinct_records(std::span<const aem::Vertex> vertices, std::span<const u
 // Appends every animation (name, duration, bones × sequences) and its keyframes to `model`.
 // Throws ConvertError (NameTooLong) for an animation name the AEM field cannot hold.
 // Returns the keys made and removed by the reduction (KeyTally's kept and removed), summed.
-KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
-                        const ConvertOptions& options, aem::Model& model, Report& report);
+KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton,
+                            const PreparedScene& prepared, const ConvertOptions& options, aem::Model& model,
+                            Report& report);
 
 // key_tolerances.cpp: the tolerances for ConvertOptions::key_error (see KeyTolerances).
 KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& prepared, double key_error);
+// No rotation track is given more than this (radians), scaled or not: well inside slerp's half turn.
+inline constexpr double kLargestRotationTolerance = 0.5;
+
+// key_error_measure.cpp: the boxes of the vertices each node carries, in its own space (made once per
+// scene), and the error the written tracks of an animation make against its tracks with every key:
+// the farthest any box corner goes apart at any of the animation's source key times (world units).
+// `full` and `written` hold each channel's three tracks, by channel index (a channel that drives no
+// node may be left empty).
+std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& scene,
+                                                          const PreparedScene& prepared);
+double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
+                         const PreparedScene& prepared, size_t animation,
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written);
+
+// key_budget.cpp: an animation's tracks reduced for one writer, with the tolerances scaled as far as
+// the measured error allows (options.key_error; see key_error_measure.cpp).
+struct KeyWriting {
+    bool shares_times =
+        false; // tracks with equal times share a time array (glTF), else each key has its time (AEM)
+    bool short_rotations = false; // rotations may be written as normalized 16-bit components (glTF)
+};
+struct ChannelKeys {
+    std::array<std::vector<TimedKey>, 3> tracks; // translation, rotation, scale
+    bool short_rotation = false;                 // the rotations are to be written as 16-bit components
+    KeyTally tally; // what making them met (add it once per node the channel drives)
+};
+struct AnimationKeys {
+    std::vector<ChannelKeys> of_channel; // by channel index (empty for a channel that drives no node)
+    double error = 0;                    // the error measured on them, in world units
+    double scale = 1;                    // how far the tolerances were scaled
+};
+AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedScene& prepared,
+                                    size_t animation, const KeyWriting& writing);
+// A quaternion (x, y, z, w) made unit as a writer stores it in floats (the identity for a zero or
+// non-finite one); a unit one as glTF's normalized 16-bit components, and what a reader decodes.
+Eigen::Vector4f unit_rotation(const Eigen::Vector4d& q);
+std::array<int16_t, 4> rotation_as_shorts(const Eigen::Vector4f& q);
+Eigen::Vector4f rotation_from_shorts(const std::array<int16_t, 4>& shorts);
 
 // key_reduction.cpp: removes keys from `keys` (strictly increasing times) while each removed key's
 // value stays within `tolerance` (a distance; for rotations, unit quaternions as (x, y, z, w), an
@@ -560,8 +615,8 @@ size_t reduce_keys(std::vector<TimedKey>& keys, double tolerance, bool rotation)
 // The same for tracks keyed at the same times (a channel's translation, rotation and scale), each
 // with its tolerance (0: exact) and kind: a key goes only when every track lets it go, so the tracks
 // keep sharing their times (glTF writes one time accessor for them).
-size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks, std::span<const double> tolerances,
-                            std::span<const bool> rotations);
+size_t reduce_keys_together(std::span<std::vector<TimedKey>* const> tracks,
+                            std::span<const double> tolerances, std::span<const bool> rotations);
 
 // key_tracks.cpp: one track of channel `channel` of animation `animation` as every writer plays it,
 // in strictly increasing times (empty: no usable key); what making it met is added to `tally`.
@@ -576,7 +631,8 @@ std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene
 std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, const PreparedScene& prepared,
                                                   size_t animation, size_t channel, KeyTally& tally,
                                                   const std::array<double, 3>& reserve = {0, 0, 0},
-                                                  const std::array<size_t, 3>& value_bytes = {0, 0, 0});
+                                                  const std::array<size_t, 3>& value_bytes = {0, 0, 0},
+                                                  double scale = 1.0);
 // The tolerance key_tolerances gave a track (0: its keys are all kept).
 double track_tolerance(const PreparedScene& prepared, size_t animation, size_t channel, KeyTrack track);
 

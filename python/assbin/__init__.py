@@ -96,6 +96,7 @@ def __dir__() -> List[str]:
 
 _MAGIC = b"ASSIMP.binary-dump."
 _UINT32 = 2**32 - 1
+_QUANTIZED_KEY_ERROR = 1e-4  # what quantize implies for key_error (the converter's kQuantizedKeyError)
 _UINT64 = 2**64 - 1
 
 
@@ -334,7 +335,7 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             uv_channel: int = 0, ticks_per_second: float = 25.0, crease_angle: float = 60.0,
             optimize: bool = True, keep_meshes: bool = False, keep_embedded_bytes: bool = False,
             max_texture_size: int = 0, threads: int = 1, format: Optional[str] = None,
-            quantize: bool = False, meshopt: bool = False, key_error: float = 0.0, strict: bool = False,
+            quantize: bool = False, meshopt: bool = False, key_error: Optional[float] = None, strict: bool = False,
             max_inflated_mb: Optional[int] = None, max_inflate_ratio: Optional[int] = None,
             max_node_depth: Optional[int] = None, max_allocation_ratio: Optional[int] = None) -> ConvertResult:
     """Converts a full dump (path or Scene) to an AEM model or a glTF 2.0 file, as `assbin convert` does.
@@ -346,7 +347,8 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     `max_texture_size`, `uv_channel`, `crease_angle`, `keep_meshes` and `keep_embedded_bytes`
     are AEM's; `texture_dirs` serves the 2025 layout and glTF. `key_error` (as `--key-error`)
     removes animation keys while no vertex moves more than that fraction of the model's size at any
-    key time (every format; 0 keeps every key); stats["keys"] and stats["keys_removed"] count them.
+    key time (every format; 0 keeps every key; by default 0, or 1e-4 with `quantize`); stats["keys"]
+    and stats["keys_removed"] count them and stats["key_error_measured"] says the largest error found.
 
     With `destination`, the model and its textures are written there atomically; without, the
     model is returned in memory (ConvertResult.model). `layout` is 2024 (the specification) or
@@ -367,6 +369,8 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
     uv_channel = _number("uv_channel", uv_channel, maximum=7)
     max_texture_size = _number("max_texture_size", max_texture_size, maximum=_UINT32)
     limits = _read_limits(max_inflated_mb, max_inflate_ratio, max_node_depth, max_allocation_ratio, threads)
+    if key_error is None:  # as on the command line: --quantize reduces keys too unless told otherwise
+        key_error = _QUANTIZED_KEY_ERROR if quantize else 0.0
     for name, value in (("ticks_per_second", ticks_per_second), ("crease_angle", crease_angle),
                         ("key_error", key_error)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):

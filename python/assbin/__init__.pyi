@@ -313,6 +313,6 @@ def convert(source: Union[PathLike, Scene], destination: Optional[PathLike] = No
             ticks_per_second: float = 25.0, crease_angle: float = 60.0, optimize: bool = True,
             keep_meshes: bool = False, keep_embedded_bytes: bool = False, max_texture_size: int = 0,
             threads: int = 1, format: Optional[str] = None, quantize: bool = False,
-            meshopt: bool = False, key_error: float = 0.0, strict: bool = False, max_inflated_mb: Optional[int] = None,
+            meshopt: bool = False, key_error: Optional[float] = None, strict: bool = False, max_inflated_mb: Optional[int] = None,
             max_inflate_ratio: Optional[int] = None, max_node_depth: Optional[int] = None,
             max_allocation_ratio: Optional[int] = None) -> ConvertResult: ...

@@ -63,6 +63,7 @@ py::dict stats_dict(const converter::ConvertStats& s) {
     ASSBIN_STAT(nodes);
     ASSBIN_STAT(keys);
     ASSBIN_STAT(keys_removed);
+    ASSBIN_STAT(key_error_measured);
 #undef ASSBIN_STAT
     return d;
 }

@@ -164,6 +164,14 @@ def test_key_error_removes_keys_within_its_bound_and_zero_keeps_them():
     assert every.stats["keys_removed"] == 0
     assert reduced.stats["keys_removed"] > 0
     assert reduced.stats["keys"] + reduced.stats["keys_removed"] == every.stats["keys"]
+    assert every.stats["key_error_measured"] == 0
+    assert 0 < reduced.stats["key_error_measured"] <= 0.9e-4  # a tenth of the bound is left to float players
+    # quantize implies 1e-4 unless told otherwise; key_error=0 keeps every key.
+    quantized = assbin.convert(fixture("X__anim_test.x.assbin"), format="glb", quantize=True)
+    assert quantized.stats["keys_removed"] == reduced.stats["keys_removed"]
+    exact = assbin.convert(fixture("X__anim_test.x.assbin"), format="glb", quantize=True, key_error=0)
+    assert exact.stats["keys_removed"] == 0 and exact.stats["key_error_measured"] == 0
+    assert len(quantized.data) < len(exact.data)
     with pytest.raises(ValueError, match="key_error must be 0 to 0.1"):
         assbin.convert(fixture("X__anim_test.x.assbin"), key_error=0.5)
     with pytest.raises(TypeError, match="key_error must be a number"):

@@ -237,31 +237,48 @@ BOOST_AUTO_TEST_CASE(format_names_take_any_case_as_extensions_do) {
     BOOST_TEST(run_cli({"convert", fixture("SMD__triangle.smd.assbin"), "--format", "png"}).exit_code == 2);
 }
 
-// --key-error: the line and --json say the keys before and after; 0 (the default) writes what it
-// always did and says nothing of keys; a value outside 0..0.1 is a usage error; --skip-existing
-// converts again when it changes.
+// --key-error: the line and --json say the keys before and after and the largest error measured; 0
+// (the default, but for --quantize's 1e-4) writes what it always did and says nothing of keys; a value
+// outside 0..0.1 is a usage error; --skip-existing converts again when it changes.
 BOOST_AUTO_TEST_CASE(convert_key_error_reports_keys_and_zero_changes_nothing) {
     const TempDir dir;
     const fs::path input = dir / "anim.x.assbin";
     fs::copy_file(fixture("X__anim_test.x.assbin"), input);
     const auto plain = run_cli({"convert", input.string(), "-o", (dir / "plain.aem").string()});
-    const auto zero = run_cli({"convert", input.string(), "-o", (dir / "zero.aem").string(), "--key-error", "0"});
+    const auto zero =
+        run_cli({"convert", input.string(), "-o", (dir / "zero.aem").string(), "--key-error", "0"});
     BOOST_TEST(plain.exit_code == 0, plain.err);
     BOOST_TEST(!contains(plain.out, "keys:"));
     BOOST_TEST(read_text(dir / "plain.aem") == read_text(dir / "zero.aem"));
-    const auto reduced = run_cli({"convert", input.string(), "-o", (dir / "reduced.aem").string(), "--key-error", "1e-4"});
+    const auto reduced =
+        run_cli({"convert", input.string(), "-o", (dir / "reduced.aem").string(), "--key-error", "1e-4"});
     BOOST_TEST(reduced.exit_code == 0, reduced.err);
     BOOST_TEST(contains(reduced.out, "; keys: 288 -> "), reduced.out);
     BOOST_TEST(read_text(dir / "reduced.aem").size() < read_text(dir / "plain.aem").size());
-    const auto json = run_cli({"convert", input.string(), "-o", (dir / "j.glb").string(), "--key-error", "1e-4", "--json"});
+    const auto json =
+        run_cli({"convert", input.string(), "-o", (dir / "j.glb").string(), "--key-error", "1e-4", "--json"});
     BOOST_TEST(contains(json.out, "\"keys_before\": "), json.out);
-    BOOST_TEST(!contains(run_cli({"convert", input.string(), "-o", (dir / "k.glb").string(), "--json"}).out, "keys_before"));
-    const auto wrong = run_cli({"convert", input.string(), "-o", (dir / "w.aem").string(), "--key-error", "0.5"});
+    BOOST_TEST(contains(json.out, "\"key_error_measured\": "), json.out);
+    BOOST_TEST(contains(reduced.out, " of the model's size"), reduced.out);
+    // --quantize implies 1e-4 (the same keys as --key-error 1e-4), unless --key-error says otherwise.
+    const auto quantized = run_cli({"convert", input.string(), "-o", (dir / "q.glb").string(), "--quantize"});
+    BOOST_TEST(quantized.exit_code == 0, quantized.err);
+    const std::string reduced_keys = reduced.out.substr(reduced.out.find("; keys: "));
+    BOOST_TEST(contains(quantized.out, reduced_keys.substr(0, reduced_keys.find(','))), quantized.out);
+    const auto exact = run_cli(
+        {"convert", input.string(), "-o", (dir / "e.glb").string(), "--quantize", "--key-error", "0"});
+    BOOST_TEST(!contains(exact.out, "keys:"), exact.out);
+    BOOST_TEST(read_text(dir / "e.glb").size() > read_text(dir / "q.glb").size());
+    BOOST_TEST(!contains(run_cli({"convert", input.string(), "-o", (dir / "k.glb").string(), "--json"}).out,
+                         "keys_before"));
+    const auto wrong =
+        run_cli({"convert", input.string(), "-o", (dir / "w.aem").string(), "--key-error", "0.5"});
     BOOST_TEST(wrong.exit_code == 2);
     BOOST_TEST(contains(wrong.err, "--key-error must be 0..0.1"));
     BOOST_TEST(run_cli({"convert", input.string(), "--skip-existing"}).exit_code == 0);
     BOOST_TEST(contains(run_cli({"convert", input.string(), "--skip-existing"}).out, "up to date"));
-    BOOST_TEST(!contains(run_cli({"convert", input.string(), "--skip-existing", "--key-error", "1e-4"}).out, "up to date"));
+    BOOST_TEST(!contains(run_cli({"convert", input.string(), "--skip-existing", "--key-error", "1e-4"}).out,
+                         "up to date"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

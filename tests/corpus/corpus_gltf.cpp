@@ -188,6 +188,7 @@ int main(int argc, char** argv) {
         ConvertOptions options;
         options.format = OutputFormat::Glb;
         options.quantize = quantize;
+        options.key_error = quantize ? assbin::converter::kQuantizedKeyError : 0.0; // as --quantize
         options.meshopt = meshopt;
         options.record_vertex_origins = true;
         options.source_folder = file.parent_path();

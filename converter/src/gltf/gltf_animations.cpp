@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace assbin::converter::gltf {
 
@@ -22,16 +23,13 @@ struct Tally {
     size_t negative = 0;
 };
 
-// A rotation written as normalized 16-bit components (core glTF allows it for rotation outputs): each
-// component is off by at most half a step (0.5 / 32767), so the quaternion by at most 1 / 32767 and
-// the rotation by twice the angle that makes, 6.1e-5 radians; kept with a margin. Used where a
-// track's tolerance (--key-error) is at least twice this, which then leaves the rest to the reduction.
-constexpr double kShortRotationError = 7e-5;
-
 std::vector<int16_t> as_shorts(const std::vector<float>& values) {
     std::vector<int16_t> shorts(values.size());
-    for (size_t i = 0; i < values.size(); ++i)
-        shorts[i] = static_cast<int16_t>(std::lround(std::clamp(values[i], -1.0f, 1.0f) * 32767.0f));
+    for (size_t i = 0; i + 4 <= values.size(); i += 4) {
+        const std::array<int16_t, 4> q = detail::rotation_as_shorts(
+            Eigen::Vector4f(values[i], values[i + 1], values[i + 2], values[i + 3]));
+        std::copy(q.begin(), q.end(), shorts.begin() + static_cast<std::ptrdiff_t>(i));
+    }
     return shorts;
 }
 
@@ -70,11 +68,7 @@ void timeline(const std::vector<detail::TimedKey>& keys, bool rotation, std::vec
     for (const auto& [time, value] : out) {
         times.push_back(time);
         if (rotation) {
-            Eigen::Vector4d q = value;
-            const double length = q.norm();
-            q = std::isfinite(length) && length > 0 ? Eigen::Vector4d(q / length)
-                                                    : Eigen::Vector4d(0, 0, 0, 1);
-            const Eigen::Vector4f f = q.cast<float>().normalized();
+            const Eigen::Vector4f f = detail::unit_rotation(value);
             values.insert(values.end(), f.data(), f.data() + 4);
         } else {
             for (int c = 0; c < 3; ++c)
@@ -119,18 +113,32 @@ void write_animations(Build& build) {
         std::vector<std::pair<uint32_t, int32_t>> driven(build.channels.channel_of_node[a].begin(),
                                                          build.channels.channel_of_node[a].end());
         std::sort(driven.begin(), driven.end());
+        std::optional<detail::AnimationKeys> budget;
+        if (!build.prepared.key_tolerances.of_channel.empty()) {
+            budget = detail::budget_animation_keys(build.scene, build.prepared, a, {true, true});
+            tally.keys.measured_error =
+                std::max(tally.keys.measured_error, budget->error / build.prepared.key_tolerances.model_size);
+        }
         for (const auto& entry : driven) {
             const uint32_t node = entry.first; // named, not bound: lambdas below capture it
             const int32_t c = entry.second;
             const assbin::NodeChannel& channel = animation.channels[static_cast<size_t>(c)];
             behaviours += (channel.pre_state == 2 || channel.pre_state == 3 || channel.post_state == 2 ||
                            channel.post_state == 3);
-            // Rotations as 16-bit components where the track's tolerance leaves room for their rounding.
-            const bool shorts = detail::track_tolerance(build.prepared, a, static_cast<size_t>(c),
-                                                        detail::KeyTrack::Rotation) >= 2 * kShortRotationError;
-            const std::array<std::vector<detail::TimedKey>, 3> tracks = detail::channel_keys(
-                build.scene, build.prepared, a, static_cast<size_t>(c), tally.keys,
-                {0.0, shorts ? kShortRotationError : 0.0, 0.0}, {12, shorts ? size_t{8} : size_t{16}, 12});
+            // With --key-error, the budget's tracks (rotations as 16-bit components where it says so);
+            // else every key.
+            std::array<std::vector<detail::TimedKey>, 3> every_key;
+            bool shorts = false;
+            if (budget) {
+                const detail::ChannelKeys& keys = budget->of_channel[static_cast<size_t>(c)];
+                detail::add_tally(tally.keys, keys.tally);
+                shorts = keys.short_rotation;
+            } else {
+                every_key =
+                    detail::channel_keys(build.scene, build.prepared, a, static_cast<size_t>(c), tally.keys);
+            }
+            const std::array<std::vector<detail::TimedKey>, 3>& tracks =
+                budget ? budget->of_channel[static_cast<size_t>(c)].tracks : every_key;
             const auto add = [&](detail::KeyTrack track, const char* path, bool rotation) {
                 const std::vector<detail::TimedKey>& timed = tracks[static_cast<size_t>(track)];
                 std::vector<float> times, values;
@@ -145,10 +153,11 @@ void write_animations(Build& build) {
                                                             1, kNoTarget, true);
                 const uint32_t input = shared->second;
                 const uint32_t output =
-                    rotation && shorts ? build.doc.add_accessor(std::span<const int16_t>(as_shorts(values)), kShort, "VEC4", 4,
-                                                    kNoTarget, false, true)
-                           : build.doc.add_accessor(std::span<const float>(values), kFloat, rotation ? "VEC4" : "VEC3",
-                                                    rotation ? 4 : 3, kNoTarget);
+                    rotation && shorts
+                        ? build.doc.add_accessor(std::span<const int16_t>(as_shorts(values)), kShort, "VEC4",
+                                                 4, kNoTarget, false, true)
+                        : build.doc.add_accessor(std::span<const float>(values), kFloat,
+                                                 rotation ? "VEC4" : "VEC3", rotation ? 4 : 3, kNoTarget);
                 samplers += std::string(sampler_count ? "," : "") + "{\"input\":" + std::to_string(input) +
                             ",\"output\":" + std::to_string(output) + "}";
                 channels += std::string(sampler_count ? "," : "") +
@@ -175,6 +184,7 @@ void write_animations(Build& build) {
     };
     build.stats.keys = tally.keys.kept;
     build.stats.keys_removed = tally.keys.removed;
+    build.stats.key_error_measured = tally.keys.measured_error;
     say(empty, detail::count_of(empty, "animation drives", "animations drive") +
                    " no node with a usable key and is left out (a glTF animation needs a channel)");
     say(tally.keys.dropped, detail::count_of(tally.keys.dropped, "key", "keys") +

@@ -312,6 +312,7 @@ void write_aem(const assbin::Scene& scene, PreparedScene& prepared, const Conver
     const KeyTally keys = convert_animations(scene, skeleton, prepared, options, result.model, report);
     result.stats.keys = keys.kept;
     result.stats.keys_removed = keys.removed;
+    result.stats.key_error_measured = keys.measured_error;
     clock.lap("animation");
     if (options.layout == aem::Layout::Edition2025) {
         convert_to_layout_2025(scene, prepared.materials, skeleton, options, result, report);

@@ -68,7 +68,10 @@ PreparedScene prepare_scene(const assbin::Scene& scene, const ConvertOptions& op
         prepared.ticks_per_second.push_back(
             effective_ticks_per_second(animation.ticks_per_second, options.default_ticks_per_second));
     }
-    if (options.key_error > 0) prepared.key_tolerances = key_tolerances(scene, prepared, options.key_error);
+    if (options.key_error > 0) {
+        prepared.key_tolerances = key_tolerances(scene, prepared, options.key_error);
+        prepared.key_probe = make_key_error_probe(scene, prepared);
+    }
     return prepared;
 }
 

@@ -150,9 +150,16 @@ std::string animation_name(const assbin::Scene& scene, size_t a, const ConvertOp
 namespace {
 
 // Channel `c`'s three tracks as one sequence; a track without usable keys holds the rest pose.
+// With --key-error, the budget's tracks; else every key.
 aem::Sequence channel_sequence(const assbin::Scene& scene, const PreparedScene& prepared, size_t a, size_t c,
-                               RestKeys& rest, size_t bone, aem::Model& model, KeyTally& tally) {
-    const std::array<std::vector<TimedKey>, 3> tracks = channel_keys(scene, prepared, a, c, tally);
+                               const std::optional<AnimationKeys>& budget, RestKeys& rest, size_t bone,
+                               aem::Model& model, KeyTally& tally) {
+    std::array<std::vector<TimedKey>, 3> every_key;
+    if (budget)
+        add_tally(tally, budget->of_channel[c].tally);
+    else
+        every_key = channel_keys(scene, prepared, a, c, tally);
+    const std::array<std::vector<TimedKey>, 3>& tracks = budget ? budget->of_channel[c].tracks : every_key;
     const auto track = [&](KeyTrack which) -> std::optional<aem::KeyRange> {
         const std::vector<TimedKey>& timed = tracks[static_cast<size_t>(which)];
         if (timed.empty()) return std::nullopt;
@@ -204,6 +211,12 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
                                 static_cast<uint32_t>(model.sequences.size())});
 
     KeyTally tally;
+    std::optional<AnimationKeys> budget;
+    if (!prepared.key_tolerances.of_channel.empty()) {
+        budget = budget_animation_keys(scene, prepared, a, {false, false});
+        keys.measured_error =
+            std::max(keys.measured_error, budget->error / prepared.key_tolerances.model_size);
+    }
     const size_t first_sequence = model.sequences.size(); // one per bone, in bone order
     for (size_t b = 0; b < skeleton.bones.size(); ++b) {
         const uint32_t node = skeleton.bone_node[b];
@@ -218,7 +231,7 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
             continue;
         }
         model.sequences.push_back(
-            channel_sequence(scene, prepared, a, static_cast<size_t>(c), rest, b, model, tally));
+            channel_sequence(scene, prepared, a, static_cast<size_t>(c), budget, rest, b, model, tally));
     }
     report_tally(scene, a, tally, report);
     keys.kept += tally.kept;
@@ -227,8 +240,9 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
 
 } // namespace
 
-KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton, const PreparedScene& prepared,
-                            const ConvertOptions& options, aem::Model& model, Report& report) {
+KeyTally convert_animations(const assbin::Scene& scene, const Skeleton& skeleton,
+                            const PreparedScene& prepared, const ConvertOptions& options, aem::Model& model,
+                            Report& report) {
     RestKeys rest(skeleton);
     KeyTally keys;
     for (size_t a = 0; a < scene.animations.size(); ++a)

@@ -151,6 +151,7 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
         if (reach[i] > 0) chain = std::max(chain, animated_above[i]);
     }
     out.chain = std::max<size_t>(chain, 1);
+    out.key_error = key_error;
     const double share = key_error * out.model_size / double(out.chain) / 3.0;
 
     out.of_channel.resize(scene.animations.size());
@@ -164,7 +165,7 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
             const double lever = reach[node] * grown_above[node] * parent_anisotropy[node];
             if (reach[node] > 0 && std::isfinite(lever) && std::isfinite(largest) && largest > 0) {
                 tolerance[0] = share / largest;
-                tolerance[1] = std::min(share / lever, 0.5); // radians: well inside slerp's half turn
+                tolerance[1] = std::min(share / lever, kLargestRotationTolerance);
                 tolerance[2] = share * rest_scale[node].minCoeff() / lever;
             }
             std::array<double, 3>& of =

@@ -89,8 +89,9 @@ std::string animation_label(const assbin::Scene& scene, size_t animation) {
 
 double track_tolerance(const PreparedScene& prepared, size_t animation, size_t channel, KeyTrack track) {
     const KeyTolerances& tolerances = prepared.key_tolerances;
-    return tolerances.of_channel.empty() ? 0.0
-                                         : tolerances.of_channel[animation][channel][static_cast<size_t>(track)];
+    return tolerances.of_channel.empty()
+               ? 0.0
+               : tolerances.of_channel[animation][channel][static_cast<size_t>(track)];
 }
 
 std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene& prepared, size_t animation,
@@ -105,7 +106,7 @@ std::vector<TimedKey> track_keys(const assbin::Scene& scene, const PreparedScene
 std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, const PreparedScene& prepared,
                                                   size_t animation, size_t channel, KeyTally& tally,
                                                   const std::array<double, 3>& reserve,
-                                                  const std::array<size_t, 3>& value_bytes) {
+                                                  const std::array<size_t, 3>& value_bytes, double scale) {
     std::array<std::vector<TimedKey>, 3> tracks;
     std::array<double, 3> tolerance{};
     std::array<bool, 3> rotation{false, true, false};
@@ -115,7 +116,8 @@ std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, co
         const KeyTrack track = static_cast<KeyTrack>(t);
         tracks[t] = track_keys(scene, prepared, animation, channel, track, tally);
         made += tracks[t].size();
-        const double given = track_tolerance(prepared, animation, channel, track);
+        double given = track_tolerance(prepared, animation, channel, track) * scale;
+        if (rotation[t]) given = std::min(given, kLargestRotationTolerance);
         tolerance[t] = given > 0 ? std::max(given - reserve[t], 0.0) : 0.0;
         reduce = reduce || tolerance[t] > 0;
     }
@@ -126,13 +128,14 @@ std::array<std::vector<TimedKey>, 3> channel_keys(const assbin::Scene& scene, co
         for (size_t t = 0; t < 3; ++t)
             if (!tracks[t].empty()) keyed.push_back(t);
         const auto same_times = [](const std::vector<TimedKey>& a, const std::vector<TimedKey>& b) {
-            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const TimedKey& x, const TimedKey& y) {
-                       return x.time == y.time;
-                   });
+            return a.size() == b.size() &&
+                   std::equal(a.begin(), a.end(), b.begin(),
+                              [](const TimedKey& x, const TimedKey& y) { return x.time == y.time; });
         };
-        const bool try_together =
-            keyed.size() > 1 && value_bytes != std::array<size_t, 3>{0, 0, 0} &&
-            std::all_of(keyed.begin(), keyed.end(), [&](size_t t) { return same_times(tracks[t], tracks[keyed[0]]); });
+        const bool try_together = keyed.size() > 1 && value_bytes != std::array<size_t, 3>{0, 0, 0} &&
+                                  std::all_of(keyed.begin(), keyed.end(), [&](size_t t) {
+                                      return same_times(tracks[t], tracks[keyed[0]]);
+                                  });
         std::array<std::vector<TimedKey>, 3> together;
         const std::array<std::vector<TimedKey>, 3> unreduced =
             value_bytes != std::array<size_t, 3>{0, 0, 0} ? tracks : std::array<std::vector<TimedKey>, 3>{};

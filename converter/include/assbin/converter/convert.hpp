@@ -29,6 +29,9 @@ std::optional<OutputFormat> format_of_file_name(const std::filesystem::path& nam
 const char* format_name(OutputFormat format);
 const char* format_extension(OutputFormat format);
 
+// The key error --quantize implies (a glTF quantized for size gives up exactness already).
+inline constexpr double kQuantizedKeyError = 1e-4;
+
 struct ConvertOptions {
     // The output's format. glTF keeps what AEM cannot hold (the node tree, every UV and colour set,
     // points and lines, cameras and lights); the layout and texture options below are AEM's.
@@ -56,7 +59,8 @@ struct ConvertOptions {
     bool warn_cameras_and_lights_dropped = true;
     // Animation keys removed while no vertex moves more than this fraction of the model's size (the
     // diagonal of its bounding box at rest) at any source key time; every writer (AEM 2024 and
-    // 2025, glTF) gets the same tracks. 0 keeps every key, as before (the default).
+    // 2025, glTF) gets the same tracks. 0 keeps every key, as before (the default). The command line
+    // and Python's convert take kQuantizedKeyError with --quantize unless given one.
     double key_error = 0;
     // Files beside the model are named from this: the 2024 AEM layout's images "<texture_stem>_<n>.png"
     // (or .jpg), a .gltf's "<texture_stem>.bin" and "<texture_stem>.<n>.png" (or .jpg); the two
@@ -141,6 +145,10 @@ struct ConvertStats {
     // reduction removed.
     size_t keys = 0;
     size_t keys_removed = 0;
+    // The largest distance any vertex moved, at a source key time, because keys were removed (and
+    // glTF rotations rounded to 16 bits), as a fraction of the model's size: measured on the tracks
+    // written, against the same tracks with every key (at most key_error).
+    double key_error_measured = 0;
 };
 
 // An extracted texture: its name (beside the model, as the AEM texture section says) and bytes.
