@@ -107,8 +107,11 @@ row "files with glTF-Validator errors" "$invalid_row" "$assimp_invalid_row" "" "
 # bytes other than images, file by file (target: ours at most 1.1x gltfpack's for each).
 md_head "glTF out: --quantize against gltfpack" "scripts/bench-gltf.sh --runs $runs"
 if command -v gltfpack >/dev/null; then
-    rm -rf "$work/quantized" && mkdir -p "$work/quantized" "$work/gltfpack"
-    "$assbin" convert "$set_dir" --out-dir "$work/quantized" --format glb --quantize --quiet --jobs 1
+    rm -rf "$work/quantized" "$work/exact" && mkdir -p "$work/quantized" "$work/exact" "$work/gltfpack"
+    "$assbin" convert "$set_dir" --out-dir "$work/quantized" --format glb --quantize --jobs 1 --json >"$work/quantized.json"
+    # The same with every animation key (--quantize implies --key-error 1e-4).
+    "$assbin" convert "$set_dir" --out-dir "$work/exact" --format glb --quantize --key-error 0 --quiet --jobs 1
+    largest_key_error=$(/usr/bin/python3 -c 'import json, sys; print("%.2g" % max([f.get("key_error_measured", 0) for f in json.load(open(sys.argv[1]))["files"]] or [0]))' "$work/quantized.json")
     # Bytes of a .glb other than its images (the buffer views images point at), the bytes of its UV
     # sets that no texture of their primitive's material reads (gltfpack drops those; we keep them),
     # and the bytes of its animation keys (sampler inputs and outputs).
@@ -163,8 +166,9 @@ PYTHON
         # least), so the row that compares with it leaves both out of both sides.
         keeping_file=${theirs_file%.glb}.keep.glb
         gltfpack -i "$plain" -o "$keeping_file" -vp 14 -vt 12 -vn 8 -kn -km -ac >/dev/null 2>&1 || continue
-        # per file: bytes, unread UV bytes and key bytes of ours, of gltfpack's, of gltfpack keeping's
-        echo "$(glb_bytes_without_images "$ours_file" "$theirs_file" "$keeping_file" | tr '\n' ' ')" >>"$work/sizes"
+        # per file: bytes, unread UV bytes and key bytes of ours, of gltfpack's, of gltfpack keeping's,
+        # (and ours with every key)
+        echo "$(glb_bytes_without_images "$ours_file" "$theirs_file" "$keeping_file" "$work/exact/$relative" | tr '\n' ' ')" >>"$work/sizes"
     done < <(find "$work/out" -name '*.glb' | sort)
     gltfpack_version=$( (gltfpack -h 2>&1 || true) | head -1 | sed 's/^gltfpack //; s/ .*//')
     echo "Bytes other than images of each file written with \`--quantize\` (14-bit positions, 12-bit UVs,"
@@ -181,6 +185,13 @@ PYTHON
               unread / 1048576, (ours - unread) / 1048576, theirs / 1048576, (ours - unread) / theirs, over_read
               printf "| like for like: gltfpack keeping nodes, materials and constant tracks (`-kn -km -ac`), animation keys and unread UV sets left out of both | %.2f MB | %.2f MB | %.2fx | (%d files over 1.1x) |\n",
               ours_same / 1048576, keeping / 1048576, ours_same / keeping, over_same }' "$work/sizes"
+    # The animation keys (issue 66): ours against ours with every key, and against gltfpack's, which
+    # resamples at 30 Hz and bounds no error.
+    awk -v largest="$largest_key_error" '$12 > 0 { animated++; keys += $3; theirs += $6; every += $12 }
+        END { printf "| animation keys of the %d animated files: `--quantize` (its key error 1e-4; the largest measured %s of a model'"'"'s size) against `--quantize --key-error 0` | %.3f MB | %.3f MB | %.2fx | <= 0.3x: %s |\n",
+              animated, largest, keys / 1048576, every / 1048576, keys / every, keys <= 0.3 * every ? "yes" : "NO"
+              printf "| the same keys against gltfpack'"'"'s (30 Hz, no bound) | %.3f MB | %.3f MB | %.2fx | about 0.5x: %s |\n",
+              keys / 1048576, theirs / 1048576, keys / theirs, keys <= 0.55 * theirs ? "yes" : "NO" }' "$work/sizes"
 else
     echo "SKIPPED: gltfpack is not installed (apt-get install gltfpack)"
 fi

@@ -597,9 +597,17 @@ struct AnimationKeys {
     std::vector<ChannelKeys> of_channel; // by channel index (empty for a channel that drives no node)
     double error = 0;                    // the error measured on them, in world units
     double scale = 1;                    // how far the tolerances were scaled
+    // Tracks keyed at so many distinct times that measuring would not be linear in the keys: the
+    // node poses a measure would have played (0: measured), and the times. Then `error` is the
+    // bound the unscaled shares hold by analysis.
+    size_t unmeasured_poses = 0;
+    size_t distinct_times = 0;
 };
 AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedScene& prepared,
                                     size_t animation, const KeyWriting& writing);
+// The warning for an animation whose key error was not measured (AnimationKeys::unmeasured_poses),
+// or nothing.
+std::string unmeasured_keys_warning(const assbin::Scene& scene, size_t animation, const AnimationKeys& keys);
 // A quaternion (x, y, z, w) made unit as a writer stores it in floats (the identity for a zero or
 // non-finite one); a unit one as glTF's normalized 16-bit components, and what a reader decodes.
 Eigen::Vector4f unit_rotation(const Eigen::Vector4d& q);

@@ -69,6 +69,14 @@ void write_families(const fs::path& folder) {
          [](uint64_t n) { return shapes::heavy_weights(n == 32 * 32 * 200 ? 32 : 101, 200); }},
         {"keys", "key", "", 100'000, 1'000'000,
          [](uint64_t n) { return shapes::long_animation(uint32_t(n)); }},
+        // The key reduction (--key-error): one long track, a skeleton of 200 bones (300 and 3,000 keys
+        // a track), and 20 and 200 bones whose tracks share no time.
+        {"keys_reduced", "key", "--key-error 1e-4", 100'000, 1'000'000,
+         [](uint64_t n) { return shapes::long_animation(uint32_t(n)); }},
+        {"skeleton_keys", "key", "--key-error 1e-4", 200 * 300 * 2, 200 * 3'000 * 2,
+         [](uint64_t n) { return shapes::skeleton_animation(200, uint32_t(n / 400)); }},
+        {"scattered_keys", "key", "--key-error 1e-4", 20 * 3'000 * 2, 200 * 3'000 * 2,
+         [](uint64_t n) { return shapes::skeleton_animation(uint32_t(n / 6'000), 3'000, true); }},
     };
     std::ofstream table(folder / "families.tsv", std::ios::trunc);
     table << "family\tsize\tfile\telements\telement\toptions\n";

@@ -20,6 +20,7 @@
 namespace {
 
 using assbin::converter::convert;
+using assbin::converter::ConvertOptions;
 using assbin::converter::ConvertResult;
 namespace shapes = assbin_test::shapes;
 
@@ -214,6 +215,28 @@ BOOST_AUTO_TEST_CASE(vertices_of_hundreds_of_weights_keep_four) {
     const ConvertResult result = convert(read_shape(shapes::heavy_weights(8, 200)));
     BOOST_TEST(aem::validate(result.model).empty());
     BOOST_TEST(result.stats.vertices_lost_influences == result.model.vertices.size());
+}
+
+// The key budget on a skeleton: tracks that share their times are measured (the report's error is
+// within 0.9 x the bound, a tenth left to float players), tracks that share none are too costly to
+// measure in linear time: the shares that hold by analysis, a warning, and the bound reported.
+BOOST_AUTO_TEST_CASE(a_skeletons_keys_are_measured_where_they_share_their_times) {
+    ConvertOptions options;
+    options.key_error = 1e-4;
+    const ConvertResult shared = convert(read_shape(shapes::skeleton_animation(20, 300)), options);
+    BOOST_TEST(aem::validate(shared.model).empty());
+    BOOST_TEST(shared.stats.keys_removed > shared.stats.keys);
+    BOOST_TEST(shared.stats.key_error_measured > 0.0);
+    BOOST_TEST(shared.stats.key_error_measured <= 0.9e-4);
+    BOOST_TEST(shared.warnings.empty());
+    const ConvertResult scattered = convert(read_shape(shapes::skeleton_animation(20, 3'000, true)), options);
+    BOOST_TEST(aem::validate(scattered.model).empty());
+    BOOST_TEST(scattered.stats.keys_removed > 0u);
+    BOOST_TEST(scattered.stats.key_error_measured == 1e-4);
+    BOOST_TEST_REQUIRE(scattered.warnings.size() == 1u);
+    BOOST_TEST(scattered.warnings[0].find("its keys fall at 60,000 different times, too many to measure") !=
+                   std::string::npos,
+               scattered.warnings[0]);
 }
 
 BOOST_AUTO_TEST_CASE(an_animation_of_many_keys_keeps_them) {

@@ -1,5 +1,6 @@
 #include "support/heavy_shapes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <utility>
@@ -293,6 +294,50 @@ SceneSpec long_animation(uint32_t keys) {
     animation.duration = keys > 0 ? double(keys - 1) : 0.0;
     animation.ticks_per_second = 1000.0;
     animation.channels.push_back(std::move(channel));
+    scene.animations.push_back(std::move(animation));
+    return scene;
+}
+
+SceneSpec skeleton_animation(uint32_t bones, uint32_t keys, bool scattered_times) {
+    constexpr uint32_t kChainLength = 10;
+    SceneSpec scene;
+    scene.meshes.push_back(small_triangle());
+    scene.materials.push_back(plain_material("skeleton"));
+    scene.root = make_node("root");
+    AnimationSpec animation;
+    animation.name = "motion";
+    animation.ticks_per_second = 100.0;
+    animation.duration = double(keys);
+    for (uint32_t first = 0; first < bones; first += kChainLength) {
+        const uint32_t last = std::min(bones, first + kChainLength) - 1;
+        NodeSpec chain;
+        for (uint32_t b = last + 1; b-- > first;) { // built from its end up
+            NodeSpec bone = make_node("bone" + std::to_string(b), {0});
+            bone.transform = translation(1.0f, 0, b == first ? float(first / kChainLength) : 0.0f);
+            if (b != last) bone.children.push_back(std::move(chain));
+            chain = std::move(bone);
+        }
+        scene.root.children.push_back(std::move(chain));
+    }
+    for (uint32_t b = 0; b < bones; ++b) {
+        ChannelSpec channel;
+        channel.node_name = "bone" + std::to_string(b);
+        channel.positions.reserve(keys);
+        channel.rotations.reserve(keys);
+        const double offset = scattered_times ? double(b + 1) / double(bones + 2) : 0.0;
+        uint32_t noise = 2463534242u + b; // xorshift: capture's jitter on a smooth swing
+        for (uint32_t k = 0; k < keys; ++k) {
+            noise ^= noise << 13;
+            noise ^= noise >> 17;
+            noise ^= noise << 5;
+            const double time = double(k) + offset;
+            const double angle = 0.3 * std::sin(time * 0.02 + double(b)) + 0.002 * (double(noise % 1000) / 1000.0 - 0.5);
+            channel.positions.push_back({time, {1.0f, 0, 0}});
+            channel.rotations.push_back(
+                {time, {static_cast<float>(std::cos(angle / 2)), 0, 0, static_cast<float>(std::sin(angle / 2))}});
+        }
+        animation.channels.push_back(std::move(channel));
+    }
     scene.animations.push_back(std::move(animation));
     return scene;
 }

@@ -65,4 +65,10 @@ SceneSpec heavy_weights(uint32_t n, uint32_t bones);
 // One node animated by one channel of `keys` position, rotation and scaling keys each.
 SceneSpec long_animation(uint32_t keys);
 
+// `bones` nodes in chains of 10 under the root, each placing a small mesh and animated by `keys`
+// rotation keys (a smooth swing with capture's jitter) and as many constant position keys, as motion
+// capture is. With `scattered_times`, every bone's keys fall between the others' (no two tracks
+// share a time: what measuring the key error through the hierarchy must not be quadratic in).
+SceneSpec skeleton_animation(uint32_t bones, uint32_t keys, bool scattered_times = false);
+
 } // namespace assbin_test::shapes

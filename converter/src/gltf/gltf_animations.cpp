@@ -116,6 +116,8 @@ void write_animations(Build& build) {
         std::optional<detail::AnimationKeys> budget;
         if (!build.prepared.key_tolerances.of_channel.empty()) {
             budget = detail::budget_animation_keys(build.scene, build.prepared, a, {true, true});
+            if (budget->unmeasured_poses > 0)
+                build.report.warn(detail::unmeasured_keys_warning(build.scene, a, *budget));
             tally.keys.measured_error =
                 std::max(tally.keys.measured_error, budget->error / build.prepared.key_tolerances.model_size);
         }

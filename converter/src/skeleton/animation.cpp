@@ -214,6 +214,7 @@ void convert_animation(const assbin::Scene& scene, size_t a, const Skeleton& ske
     std::optional<AnimationKeys> budget;
     if (!prepared.key_tolerances.of_channel.empty()) {
         budget = budget_animation_keys(scene, prepared, a, {false, false});
+        if (budget->unmeasured_poses > 0) report.warn(unmeasured_keys_warning(scene, a, *budget));
         keys.measured_error =
             std::max(keys.measured_error, budget->error / prepared.key_tolerances.model_size);
     }

@@ -26,6 +26,9 @@ constexpr double kShortRotationError = 7e-5;
 constexpr int kScaleTries = 6;
 constexpr double kLargestScale = 4096;
 constexpr double kFloatPlayerShare = 0.1;
+// The most node poses a measure may play: twice the animation's keys, and any animation this small.
+constexpr size_t kPosesPerKey = 2;
+constexpr size_t kPosesAlways = 1 << 16;
 
 // The bytes a writer spends on the keys (a time per key, as AEM stores it; for glTF an estimate
 // that ranks one try against another).
@@ -79,6 +82,34 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
     // each slerp and product, which along a deep chain adds up: 11% of the error measured on a chain of
     // 64 animated nodes in the corpus. So a tenth of the bound is left to it.
     const double bound = tolerances.key_error * tolerances.model_size * (1.0 - kFloatPlayerShare);
+
+    // Playing costs the animation's distinct key times x its driven nodes, which is about its keys
+    // when its tracks share their times (as sampled and captured animation does). Tracks keyed at
+    // scattered times would make it quadratic: those animations keep the shares that hold by
+    // analysis, unmeasured, and say so.
+    size_t key_count = 0;
+    std::vector<float> times;
+    for (const size_t c : used)
+        for (const std::vector<TimedKey>& track : full[c]) {
+            key_count += track.size();
+            for (const TimedKey& key : track)
+                times.push_back(key.time);
+        }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    const size_t poses = times.size() * prepared.channels.channel_of_node[animation].size();
+    if (poses > kPosesPerKey * key_count + kPosesAlways) {
+        AnimationKeys out;
+        out.of_channel.resize(channel_count);
+        for (const size_t c : used)
+            out.of_channel[c].tracks = channel_keys(scene, prepared, animation, c, out.of_channel[c].tally, {0, 0, 0},
+                                                    writing.shares_times ? std::array<size_t, 3>{12, 16, 12}
+                                                                         : std::array<size_t, 3>{0, 0, 0});
+        out.error = tolerances.key_error * tolerances.model_size;
+        out.unmeasured_poses = poses;
+        out.distinct_times = times.size();
+        return out;
+    }
 
     const auto attempt = [&](double scale, bool shorts_everywhere) {
         AnimationKeys out;
@@ -143,6 +174,14 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
         if (key_bytes(tried) <= key_bytes(best)) best = std::move(tried);
     }
     return best;
+}
+
+std::string unmeasured_keys_warning(const assbin::Scene& scene, size_t animation, const AnimationKeys& keys) {
+    if (keys.unmeasured_poses == 0) return {};
+    return animation_label(scene, animation) + ": its keys fall at " + assbin_common::with_thousands(keys.distinct_times) +
+           " different times, too many to measure the key error on (" + assbin_common::with_thousands(keys.unmeasured_poses) +
+           " node poses); its keys are removed within the shares of --key-error that hold by analysis, "
+           "and the error reported is that bound";
 }
 
 } // namespace assbin::converter::detail
