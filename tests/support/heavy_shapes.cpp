@@ -331,10 +331,12 @@ SceneSpec skeleton_animation(uint32_t bones, uint32_t keys, bool scattered_times
             noise ^= noise >> 17;
             noise ^= noise << 5;
             const double time = double(k) + offset;
-            const double angle = 0.3 * std::sin(time * 0.02 + double(b)) + 0.002 * (double(noise % 1000) / 1000.0 - 0.5);
+            const double angle =
+                0.3 * std::sin(time * 0.02 + double(b)) + 0.002 * (double(noise % 1000) / 1000.0 - 0.5);
             channel.positions.push_back({time, {1.0f, 0, 0}});
             channel.rotations.push_back(
-                {time, {static_cast<float>(std::cos(angle / 2)), 0, 0, static_cast<float>(std::sin(angle / 2))}});
+                {time,
+                 {static_cast<float>(std::cos(angle / 2)), 0, 0, static_cast<float>(std::sin(angle / 2))}});
         }
         animation.channels.push_back(std::move(channel));
     }

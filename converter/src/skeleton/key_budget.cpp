@@ -102,9 +102,9 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
         AnimationKeys out;
         out.of_channel.resize(channel_count);
         for (const size_t c : used)
-            out.of_channel[c].tracks = channel_keys(scene, prepared, animation, c, out.of_channel[c].tally, {0, 0, 0},
-                                                    writing.shares_times ? std::array<size_t, 3>{12, 16, 12}
-                                                                         : std::array<size_t, 3>{0, 0, 0});
+            out.of_channel[c].tracks = channel_keys(
+                scene, prepared, animation, c, out.of_channel[c].tally, {0, 0, 0},
+                writing.shares_times ? std::array<size_t, 3>{12, 16, 12} : std::array<size_t, 3>{0, 0, 0});
         out.error = tolerances.key_error * tolerances.model_size;
         out.unmeasured_poses = poses;
         out.distinct_times = times.size();
@@ -178,8 +178,10 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
 
 std::string unmeasured_keys_warning(const assbin::Scene& scene, size_t animation, const AnimationKeys& keys) {
     if (keys.unmeasured_poses == 0) return {};
-    return animation_label(scene, animation) + ": its keys fall at " + assbin_common::with_thousands(keys.distinct_times) +
-           " different times, too many to measure the key error on (" + assbin_common::with_thousands(keys.unmeasured_poses) +
+    return animation_label(scene, animation) + ": its keys fall at " +
+           assbin_common::with_thousands(keys.distinct_times) +
+           " different times, too many to measure the key error on (" +
+           assbin_common::with_thousands(keys.unmeasured_poses) +
            " node poses); its keys are removed within the shares of --key-error that hold by analysis, "
            "and the error reported is that bound";
 }

@@ -14,6 +14,7 @@
 // Cost per attempt: linear in the keys (the reduction) plus the animation's source key times x its
 // driven nodes (the playing); a handful of attempts per animation.
 #include "pipeline.hpp"
+#include "skeleton/vertex_box.hpp"
 
 #include <Eigen/Geometry>
 
@@ -24,26 +25,6 @@
 namespace assbin::converter::detail {
 
 namespace {
-
-struct Box {
-    Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
-    Eigen::Vector3d high = -Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
-    void add(const Eigen::Vector3d& p) {
-        if (!p.allFinite()) return;
-        low = low.cwiseMin(p);
-        high = high.cwiseMax(p);
-    }
-    bool empty() const { return !(low.x() <= high.x()); }
-    Eigen::Vector3d corner(int k) const {
-        return {(k & 1) ? high.x() : low.x(), (k & 2) ? high.y() : low.y(), (k & 4) ? high.z() : low.z()};
-    }
-    // Every corner of `box` through `m` (a box in another space that holds the first).
-    void add_mapped(const Box& box, const Eigen::Matrix4d& m) {
-        if (box.empty()) return;
-        for (int k = 0; k < 8; ++k)
-            add(m.topLeftCorner<3, 3>() * box.corner(k) + m.topRightCorner<3, 1>());
-    }
-};
 
 struct RestParts {
     Eigen::Vector3d translation = Eigen::Vector3d::Zero();
@@ -116,7 +97,7 @@ Eigen::Matrix4d play_local(std::array<TrackPlayer, 3>& players, float time, cons
 // vertices, skinned or not: an unweighted vertex follows the placing node), and as a bone the
 // vertices it weighs, through the bone's offset matrix (the inverse bind matrix glTF writes).
 struct KeyErrorProbe {
-    std::vector<Box> own;
+    std::vector<VertexBox> own;
     std::vector<Eigen::Matrix4d> local; // per node: its rest transform
     std::vector<RestParts> rest;        // the same as parts
 };
@@ -142,7 +123,7 @@ std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& s
         for (size_t slot = 0; slot < mesh.bones.size() && slot < targets.size(); ++slot) {
             if (targets[slot].node < 0) continue;
             const Eigen::Matrix4d offset = mesh.bones[slot].offset.cast<double>();
-            Box& bone = probe->own[static_cast<size_t>(targets[slot].node)];
+            VertexBox& bone = probe->own[static_cast<size_t>(targets[slot].node)];
             for (const assbin::VertexWeight& w : mesh.bones[slot].weights) {
                 if (w.vertex >= positions.size() || !(w.weight > 0)) continue;
                 bone.add(offset.topLeftCorner<3, 3>() * positions[w.vertex].cast<double>() +
@@ -164,7 +145,7 @@ double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
     // ancestor-or-self's space.
     std::vector<int32_t> driven_above(n, -1);
     std::vector<Eigen::Matrix4d> from_above(n, Eigen::Matrix4d::Identity());
-    std::vector<Box> carried(n);
+    std::vector<VertexBox> carried(n);
     std::vector<uint32_t> driven; // in node order: parents first
     std::vector<int32_t> channel(n, -1);
     for (const auto& [node, c] : channel_of_node)
@@ -227,7 +208,7 @@ double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
             world_written[node] =
                 above >= 0 ? Eigen::Matrix4d(world_written[static_cast<size_t>(above)] * link * local_written)
                            : Eigen::Matrix4d(link * local_written);
-            const Box& box = carried[node];
+            const VertexBox& box = carried[node];
             if (box.empty()) continue;
             const Eigen::Matrix4d difference = world_written[node] - world_full[node];
             for (int k = 0; k < 8; ++k) {

@@ -16,6 +16,7 @@
 // A node that carries no vertex keeps its keys (a camera or a light may hang below it).
 // Cost: linear in vertices, bone weights, nodes and keys.
 #include "pipeline.hpp"
+#include "skeleton/vertex_box.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -26,21 +27,6 @@
 namespace assbin::converter::detail {
 
 namespace {
-
-struct Box {
-    Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
-    Eigen::Vector3d high = -Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
-    void add(const Eigen::Vector3d& p) {
-        low = low.cwiseMin(p);
-        high = high.cwiseMax(p);
-    }
-    bool empty() const { return !(low.x() <= high.x()); }
-    // The farthest corner's distance from `from` (0 for an empty box).
-    double reach_from(const Eigen::Vector3d& from) const {
-        if (empty()) return 0;
-        return (low - from).cwiseAbs().cwiseMax((high - from).cwiseAbs()).norm();
-    }
-};
 
 // Largest and smallest singular values of a 3 x 3 linear part (square roots of the eigenvalues of
 // its Gram matrix, which come sorted in increasing order).
@@ -61,8 +47,8 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
 
     // Every vertex where the nodes that place it put it at rest: its mesh's node, and each bone
     // that weighs it (its own box per node).
-    std::vector<Box> own(n);
-    Box model;
+    std::vector<VertexBox> own(n);
+    VertexBox model;
     for (const MeshReference& reference : prepared.graph.references) {
         const assbin::Mesh& mesh = scene.meshes[reference.mesh];
         if (!mesh.positions) continue;
@@ -81,7 +67,7 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
         const std::vector<BoneTarget>& targets = prepared.bone_targets[reference.mesh];
         for (size_t slot = 0; slot < mesh.bones.size() && slot < targets.size(); ++slot) {
             if (targets[slot].node < 0) continue;
-            Box& bone = own[static_cast<size_t>(targets[slot].node)];
+            VertexBox& bone = own[static_cast<size_t>(targets[slot].node)];
             for (const assbin::VertexWeight& w : mesh.bones[slot].weights) {
                 if (w.vertex >= positions.size() || !(w.weight > 0)) continue;
                 const Eigen::Vector3d p = world(w.vertex);
