@@ -573,13 +573,14 @@ inline constexpr double kLargestRotationTolerance = 0.5;
 // scene), and the error the written tracks of an animation make against its tracks with every key:
 // the farthest any box corner goes apart at any of the animation's source key times (world units).
 // `full` and `written` hold each channel's three tracks, by channel index (a channel that drives no
-// node may be left empty).
+// node may be left empty); `times` are the animation's source key times, sorted and distinct.
 std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& scene,
                                                           const PreparedScene& prepared);
 double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
                          const PreparedScene& prepared, size_t animation,
                          const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
-                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written);
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written,
+                         const std::vector<float>& times);
 
 // key_budget.cpp: an animation's tracks reduced for one writer, with the tolerances scaled as far as
 // the measured error allows (options.key_error; see key_error_measure.cpp).

@@ -134,9 +134,9 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
                     key.value =
                         rotation_from_shorts(rotation_as_shorts(unit_rotation(key.value.cast<double>())));
         }
-        out.error = prepared.key_probe
-                        ? measure_key_error(*prepared.key_probe, scene, prepared, animation, full, written)
-                        : std::numeric_limits<double>::infinity();
+        out.error = prepared.key_probe ? measure_key_error(*prepared.key_probe, scene, prepared, animation,
+                                                           full, written, times)
+                                       : std::numeric_limits<double>::infinity();
         return out;
     };
     const auto within = [&](const AnimationKeys& keys) { return keys.error <= bound; };

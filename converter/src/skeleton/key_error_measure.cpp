@@ -65,6 +65,7 @@ class TrackPlayer {
         if (next_ == 0) return keys_.front().value.cast<double>();
         if (next_ == keys_.size()) return keys_.back().value.cast<double>();
         const TimedKey& a = keys_[next_ - 1];
+        if (a.time == time) return a.value.cast<double>(); // at a key: no interpolation to do
         const TimedKey& b = keys_[next_];
         const double u = (double(time) - double(a.time)) / (double(b.time) - double(a.time));
         if (!rotation) return a.value.cast<double>() + (b.value - a.value).cast<double>() * u;
@@ -137,7 +138,8 @@ std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& s
 double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
                          const PreparedScene& prepared, size_t animation,
                          const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
-                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written) {
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written,
+                         const std::vector<float>& times) {
     const size_t n = scene.nodes.size();
     const auto& channel_of_node = prepared.channels.channel_of_node[animation];
     // Per node: the nearest driven ancestor (-1: none), the rigid map from that ancestor's space (or
@@ -173,14 +175,18 @@ double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
     }
     if (driven.empty()) return 0;
 
-    // The animation's source key times: every time any of its tracks has a key.
-    std::vector<float> times;
-    for (const auto& tracks : full)
-        for (const std::vector<TimedKey>& keys : tracks)
-            for (const TimedKey& key : keys)
-                times.push_back(key.time);
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
+    // Nodes whose tracks were written as they are, under ancestors whose were too, pose as with
+    // every key: they are not played twice.
+    std::vector<uint8_t> unchanged(n, 0);
+    for (const uint32_t node : driven) {
+        const size_t c = static_cast<size_t>(channel[node]);
+        bool same = driven_above[node] < 0 || unchanged[static_cast<size_t>(driven_above[node])];
+        for (size_t t = 0; same && t < 3; ++t)
+            same = std::equal(
+                full[c][t].begin(), full[c][t].end(), written[c][t].begin(), written[c][t].end(),
+                [](const TimedKey& a, const TimedKey& b) { return a.time == b.time && a.value == b.value; });
+        unchanged[node] = same;
+    }
 
     struct Played {
         std::array<TrackPlayer, 3> full, written;
@@ -201,10 +207,14 @@ double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
             const int32_t above = driven_above[node];
             const Eigen::Matrix4d& link = from_above[node];
             const Eigen::Matrix4d local_full = play_local(players[d].full, time, probe.rest[node]);
-            const Eigen::Matrix4d local_written = play_local(players[d].written, time, probe.rest[node]);
             world_full[node] =
                 above >= 0 ? Eigen::Matrix4d(world_full[static_cast<size_t>(above)] * link * local_full)
                            : Eigen::Matrix4d(link * local_full);
+            if (unchanged[node]) {
+                world_written[node] = world_full[node];
+                continue;
+            }
+            const Eigen::Matrix4d local_written = play_local(players[d].written, time, probe.rest[node]);
             world_written[node] =
                 above >= 0 ? Eigen::Matrix4d(world_written[static_cast<size_t>(above)] * link * local_written)
                            : Eigen::Matrix4d(link * local_written);
