@@ -570,14 +570,18 @@ KeyTolerances key_tolerances(const assbin::Scene& scene, const PreparedScene& pr
 inline constexpr double kLargestRotationTolerance = 0.5;
 
 // key_error_measure.cpp: the boxes of the vertices each node carries, in its own space (made once per
-// scene), and the error the written tracks of an animation make against its tracks with every key:
-// the farthest any box corner goes apart at any of the animation's source key times (world units).
-// `full` and `written` hold each channel's three tracks, by channel index (a channel that drives no
-// node may be left empty); `times` are the animation's source key times, sorted and distinct.
+// scene); an animation's driven nodes as the measure plays them (made once per animation); and the
+// error the written tracks of the animation make against its tracks with every key: the farthest any
+// box corner goes apart at any of the animation's source key times (world units). `full` and
+// `written` hold each channel's three tracks, by channel index (a channel that drives no node may be
+// left empty); `times` are the animation's source key times, sorted and distinct.
 std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& scene,
                                                           const PreparedScene& prepared);
-double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
-                         const PreparedScene& prepared, size_t animation,
+struct KeyErrorPlay;
+std::shared_ptr<const KeyErrorPlay> make_key_error_play(const KeyErrorProbe& probe,
+                                                        const assbin::Scene& scene,
+                                                        const PreparedScene& prepared, size_t animation);
+double measure_key_error(const KeyErrorProbe& probe, const KeyErrorPlay& play,
                          const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
                          const std::vector<std::array<std::vector<TimedKey>, 3>>& written,
                          const std::vector<float>& times);

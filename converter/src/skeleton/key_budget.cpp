@@ -111,6 +111,8 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
         return out;
     }
 
+    const std::shared_ptr<const KeyErrorPlay> play =
+        prepared.key_probe ? make_key_error_play(*prepared.key_probe, scene, prepared, animation) : nullptr;
     const auto attempt = [&](double scale, bool shorts_everywhere) {
         AnimationKeys out;
         out.scale = scale;
@@ -134,9 +136,8 @@ AnimationKeys budget_animation_keys(const assbin::Scene& scene, const PreparedSc
                     key.value =
                         rotation_from_shorts(rotation_as_shorts(unit_rotation(key.value.cast<double>())));
         }
-        out.error = prepared.key_probe ? measure_key_error(*prepared.key_probe, scene, prepared, animation,
-                                                           full, written, times)
-                                       : std::numeric_limits<double>::infinity();
+        out.error = play ? measure_key_error(*prepared.key_probe, *play, full, written, times)
+                         : std::numeric_limits<double>::infinity();
         return out;
     };
     const auto within = [&](const AnimationKeys& keys) { return keys.error <= bound; };

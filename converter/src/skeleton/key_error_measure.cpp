@@ -135,30 +135,36 @@ std::shared_ptr<const KeyErrorProbe> make_key_error_probe(const assbin::Scene& s
     return probe;
 }
 
-double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
-                         const PreparedScene& prepared, size_t animation,
-                         const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
-                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written,
-                         const std::vector<float>& times) {
+// An animation's driven nodes as the measure plays them, made once per animation (its tries share
+// it): parents first, each with the nearest driven ancestor, the rigid map from that ancestor's space
+// (or the world's) to its parent's space, and the box of the vertices it carries in its own space,
+// nodes no channel drives handing theirs to the nearest driven ancestor.
+struct KeyErrorPlay {
+    std::vector<uint32_t> node;
+    std::vector<int32_t> above; // an index into node, or -1
+    std::vector<Eigen::Matrix4d> link;
+    std::vector<VertexBox> box;
+    std::vector<size_t> channel;
+};
+
+std::shared_ptr<const KeyErrorPlay> make_key_error_play(const KeyErrorProbe& probe,
+                                                        const assbin::Scene& scene,
+                                                        const PreparedScene& prepared, size_t animation) {
     const size_t n = scene.nodes.size();
-    const auto& channel_of_node = prepared.channels.channel_of_node[animation];
-    // Per node: the nearest driven ancestor (-1: none), the rigid map from that ancestor's space (or
-    // the world's) to the parent's space, and the box it carries, gathered into the nearest driven
-    // ancestor-or-self's space.
-    std::vector<int32_t> driven_above(n, -1);
-    std::vector<Eigen::Matrix4d> from_above(n, Eigen::Matrix4d::Identity());
-    std::vector<VertexBox> carried(n);
-    std::vector<uint32_t> driven; // in node order: parents first
     std::vector<int32_t> channel(n, -1);
-    for (const auto& [node, c] : channel_of_node)
+    for (const auto& [node, c] : prepared.channels.channel_of_node[animation])
         channel[node] = c;
+    // Per node (a pass over the tree, its temporaries gone with it): the nearest driven ancestor's
+    // index in play->node, and the map from its space to the node's parent's space.
+    std::vector<int32_t> driven_above(n, -1), index(n, -1);
+    std::vector<Eigen::Matrix4d> from_above(n, Eigen::Matrix4d::Identity());
+    auto play = std::make_shared<KeyErrorPlay>();
     for (size_t i = 0; i < n; ++i) {
         const int32_t parent = scene.nodes[i].parent;
         if (parent >= 0) {
             const size_t p = static_cast<size_t>(parent);
             if (channel[p] >= 0) {
-                driven_above[i] = parent;
-                from_above[i] = Eigen::Matrix4d::Identity();
+                driven_above[i] = index[p];
             } else {
                 driven_above[i] = driven_above[p];
                 from_above[i] = driven_above[p] >= 0 ? Eigen::Matrix4d(from_above[p] * probe.local[p])
@@ -166,61 +172,73 @@ double measure_key_error(const KeyErrorProbe& probe, const assbin::Scene& scene,
             }
         }
         if (channel[i] >= 0) {
-            driven.push_back(static_cast<uint32_t>(i));
-            carried[i].add_mapped(probe.own[i], Eigen::Matrix4d::Identity());
+            index[i] = static_cast<int32_t>(play->node.size());
+            play->node.push_back(static_cast<uint32_t>(i));
+            play->above.push_back(driven_above[i]);
+            play->link.push_back(from_above[i]);
+            play->box.emplace_back().add_mapped(probe.own[i], Eigen::Matrix4d::Identity());
+            play->channel.push_back(static_cast<size_t>(channel[i]));
         } else if (driven_above[i] >= 0) {
-            carried[static_cast<size_t>(driven_above[i])].add_mapped(probe.own[i],
-                                                                     from_above[i] * probe.local[i]);
+            play->box[static_cast<size_t>(driven_above[i])].add_mapped(probe.own[i],
+                                                                       from_above[i] * probe.local[i]);
         }
     }
-    if (driven.empty()) return 0;
+    return play;
+}
+
+double measure_key_error(const KeyErrorProbe& probe, const KeyErrorPlay& play,
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& full,
+                         const std::vector<std::array<std::vector<TimedKey>, 3>>& written,
+                         const std::vector<float>& times) {
+    const size_t driven = play.node.size();
+    if (driven == 0) return 0;
 
     // Nodes whose tracks were written as they are, under ancestors whose were too, pose as with
     // every key: they are not played twice.
-    std::vector<uint8_t> unchanged(n, 0);
-    for (const uint32_t node : driven) {
-        const size_t c = static_cast<size_t>(channel[node]);
-        bool same = driven_above[node] < 0 || unchanged[static_cast<size_t>(driven_above[node])];
+    std::vector<uint8_t> unchanged(driven, 0);
+    for (size_t d = 0; d < driven; ++d) {
+        const size_t c = play.channel[d];
+        bool same = play.above[d] < 0 || unchanged[static_cast<size_t>(play.above[d])];
         for (size_t t = 0; same && t < 3; ++t)
             same = std::equal(
                 full[c][t].begin(), full[c][t].end(), written[c][t].begin(), written[c][t].end(),
                 [](const TimedKey& a, const TimedKey& b) { return a.time == b.time && a.value == b.value; });
-        unchanged[node] = same;
+        unchanged[d] = same;
     }
 
     struct Played {
         std::array<TrackPlayer, 3> full, written;
     };
     std::vector<Played> players;
-    players.reserve(driven.size());
-    for (const uint32_t node : driven) {
-        const auto& f = full[static_cast<size_t>(channel[node])];
-        const auto& w = written[static_cast<size_t>(channel[node])];
+    players.reserve(driven);
+    for (size_t d = 0; d < driven; ++d) {
+        const auto& f = full[play.channel[d]];
+        const auto& w = written[play.channel[d]];
         players.push_back({{TrackPlayer(f[0]), TrackPlayer(f[1]), TrackPlayer(f[2])},
                            {TrackPlayer(w[0]), TrackPlayer(w[1]), TrackPlayer(w[2])}});
     }
-    std::vector<Eigen::Matrix4d> world_full(n), world_written(n);
+    std::vector<Eigen::Matrix4d> world_full(driven), world_written(driven);
     double largest = 0;
     for (const float time : times) {
-        for (size_t d = 0; d < driven.size(); ++d) {
-            const uint32_t node = driven[d];
-            const int32_t above = driven_above[node];
-            const Eigen::Matrix4d& link = from_above[node];
-            const Eigen::Matrix4d local_full = play_local(players[d].full, time, probe.rest[node]);
-            world_full[node] =
-                above >= 0 ? Eigen::Matrix4d(world_full[static_cast<size_t>(above)] * link * local_full)
-                           : Eigen::Matrix4d(link * local_full);
-            if (unchanged[node]) {
-                world_written[node] = world_full[node];
+        for (size_t d = 0; d < driven; ++d) {
+            const RestParts& rest = probe.rest[play.node[d]];
+            const int32_t above = play.above[d];
+            const Eigen::Matrix4d& link = play.link[d];
+            const Eigen::Matrix4d local_full = play_local(players[d].full, time, rest);
+            world_full[d] = above >= 0
+                                ? Eigen::Matrix4d(world_full[static_cast<size_t>(above)] * link * local_full)
+                                : Eigen::Matrix4d(link * local_full);
+            if (unchanged[d]) {
+                world_written[d] = world_full[d];
                 continue;
             }
-            const Eigen::Matrix4d local_written = play_local(players[d].written, time, probe.rest[node]);
-            world_written[node] =
+            const Eigen::Matrix4d local_written = play_local(players[d].written, time, rest);
+            world_written[d] =
                 above >= 0 ? Eigen::Matrix4d(world_written[static_cast<size_t>(above)] * link * local_written)
                            : Eigen::Matrix4d(link * local_written);
-            const VertexBox& box = carried[node];
+            const VertexBox& box = play.box[d];
             if (box.empty()) continue;
-            const Eigen::Matrix4d difference = world_written[node] - world_full[node];
+            const Eigen::Matrix4d difference = world_written[d] - world_full[d];
             for (int k = 0; k < 8; ++k) {
                 const double error =
                     (difference.topLeftCorner<3, 3>() * box.corner(k) + difference.topRightCorner<3, 1>())
