@@ -11,8 +11,9 @@
 // a skinned vertex, a weighted mean of its bones' points, moves no more than its farthest bone moves
 // it. Nodes no channel of the animation drives carry their boxes into the nearest driven ancestor's
 // space (rigid in between).
-// Cost per attempt: linear in the keys (the reduction) plus the animation's source key times x its
-// driven nodes (the playing); a handful of attempts per animation.
+// Cost: the scene's nodes once per animation (make_key_error_play), then per try of the budget the
+// animation's source key times x its driven nodes (the playing), which key_budget.cpp holds to about
+// the animation's keys.
 #include "pipeline.hpp"
 #include "skeleton/vertex_box.hpp"
 
